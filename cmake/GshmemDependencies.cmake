@@ -1,0 +1,28 @@
+# Third-party packages, each turned into an imported target.
+find_package(MPI REQUIRED COMPONENTS C CXX)
+find_package(Threads REQUIRED)
+find_package(PkgConfig REQUIRED)
+
+set(GSHMEM_HAVE_UCX 0)
+if(GSHMEM_ENABLE_UCX)
+  pkg_check_modules(UCX IMPORTED_TARGET ucx)
+  if(UCX_FOUND)
+    set(GSHMEM_HAVE_UCX 1)
+  endif()
+endif()
+
+set(GSHMEM_HAVE_HWLOC 0)
+if(GSHMEM_ENABLE_HWLOC)
+  pkg_check_modules(HWLOC IMPORTED_TARGET hwloc)
+  if(HWLOC_FOUND)
+    set(GSHMEM_HAVE_HWLOC 1)
+  endif()
+endif()
+message(STATUS "gshmem: UCX ${GSHMEM_HAVE_UCX}, hwloc ${GSHMEM_HAVE_HWLOC}")
+
+if(GSHMEM_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()
+if(GSHMEM_BUILD_BENCHMARKS)
+  find_package(benchmark QUIET)
+endif()

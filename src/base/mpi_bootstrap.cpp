@@ -1,0 +1,90 @@
+#include <mpi.h>
+
+#include <cstdlib>
+
+#include "base/bootstrap.hpp"
+#include "base/log.hpp"
+
+namespace gshmem {
+
+namespace {
+
+class MpiBootstrap final : public Bootstrap {
+ public:
+  ~MpiBootstrap() override {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized) return;
+    if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+    if (owns_mpi_) MPI_Finalize();
+  }
+
+  Status init(int thread_level) {
+    int inited = 0;
+    MPI_Initialized(&inited);
+    if (!inited) {
+      int provided = 0;
+      if (MPI_Init_thread(nullptr, nullptr, thread_level, &provided) != MPI_SUCCESS) {
+        GSHMEM_LOG_ERROR(INIT, "MPI_Init_thread failed");
+        return Status::SystemError;
+      }
+      owns_mpi_ = true;
+    }
+    // A private communicator keeps our traffic apart from the program's.
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
+    MPI_Comm_rank(comm_, &rank_);
+    MPI_Comm_size(comm_, &size_);
+    MPI_Comm local;
+    MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &local);
+    int local_rank = 0;
+    MPI_Comm_rank(local, &local_rank);
+    // Node id = world rank of the node's local rank 0, then made dense.
+    int leader = rank_;
+    MPI_Bcast(&leader, 1, MPI_INT, 0, local);
+    MPI_Comm_free(&local);
+    std::vector<int> leaders(size_);
+    MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, comm_);
+    node_of_.assign(size_, -1);
+    int next = 0;
+    std::vector<int> dense(size_, -1);
+    for (int r = 0; r < size_; ++r) {
+      int l = leaders[r];
+      if (dense[l] < 0) dense[l] = next++;
+      node_of_[r] = dense[l];
+    }
+    return Status::Ok;
+  }
+
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  const std::vector<int>& nodeOf() const override { return node_of_; }
+
+  Status allGather(const void* in, void* out, std::size_t bytes) override {
+    int rc = MPI_Allgather(in, static_cast<int>(bytes), MPI_BYTE, out, static_cast<int>(bytes), MPI_BYTE, comm_);
+    return rc == MPI_SUCCESS ? Status::Ok : Status::RemoteError;
+  }
+
+  Status barrier() override { return MPI_Barrier(comm_) == MPI_SUCCESS ? Status::Ok : Status::RemoteError; }
+
+  [[noreturn]] void abortJob(int code) override {
+    MPI_Abort(MPI_COMM_WORLD, code);
+    _Exit(code);
+  }
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0, size_ = 1;
+  bool owns_mpi_ = false;
+  std::vector<int> node_of_;
+};
+
+}  // namespace
+
+Status mpiBootstrapCreate(int thread_level, std::unique_ptr<Bootstrap>* out) {
+  auto bs = std::make_unique<MpiBootstrap>();
+  GSHMEM_CHECK(bs->init(thread_level));
+  *out = std::move(bs);
+  return Status::Ok;
+}
+
+}  // namespace gshmem

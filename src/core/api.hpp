@@ -1,0 +1,55 @@
+// Out-of-line runtime entry points used by the public C API (src/core/api_*.cpp).
+// Every function takes the public call's name for its error messages; errors in user input are fatal
+// (one line naming PE, call and fix; the whole job ends), as the OpenSHMEM C API has no error returns.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "core/ops.hpp"
+
+namespace gshmem {
+
+// ---- lifecycle (runtime.cpp)
+/// Initialize once per process; later calls only return the thread level. Returns the provided level.
+int runtimeInit(const char* call, int requested_thread_level);
+/// Collective: barrier, then release everything. Safe to call twice.
+void runtimeFinalize();
+bool runtimeInitialized();
+int runtimeThreadLevel();
+[[noreturn]] void globalExit(int status);
+/// Address usable here for symmetric `addr` on world `pe`, or nullptr if it cannot be loaded/stored directly.
+void* ptrOf(const void* addr, int pe);
+bool peAccessible(int pe);
+bool addrAccessible(const void* addr, int pe);
+
+// ---- symmetric heap (heap.cpp); all collective over the world, with a barrier, as the spec requires
+void* heapAlloc(const char* call, std::size_t size, std::size_t align, bool zero);
+void* heapRealloc(const char* call, void* ptr, std::size_t size);
+void heapFree(const char* call, void* ptr);
+
+// ---- synchronization (sync.cpp)
+void barrierAll(const char* call);  ///< quiet + sync of the world team
+void teamSync(const char* call, gshmem_team* team);
+void setLock(const char* call, long* lock);
+void clearLock(const char* call, long* lock);
+int testLock(const char* call, long* lock);  ///< 0 when acquired
+
+// ---- teams and contexts (team.cpp)
+gshmem_team* teamWorld();
+gshmem_team* teamShared();
+gshmem_ctx* ctxDefault();
+/// Returns the validated team; fatal when `team` is invalid.
+gshmem_team* teamCheck(const char* call, gshmem_team* team);
+/// Collective over `parent`. Returns nullptr (SHMEM_TEAM_INVALID) on PEs outside the new team.
+gshmem_team* teamSplitStrided(const char* call, gshmem_team* parent, int start, int stride, int size,
+                              long num_contexts);
+void teamDestroy(const char* call, gshmem_team* team);
+/// World PE of `src_pe` of `src` translated into `dst` numbering; -1 when not a member.
+int teamTranslate(gshmem_team* src, int src_pe, gshmem_team* dst);
+/// Returns 0 and a new context, or non-zero when none can be made.
+int ctxCreate(const char* call, gshmem_team* team, long options, gshmem_ctx** out);
+void ctxDestroy(const char* call, gshmem_ctx* ctx);
+/// Map a public ctx handle to the internal one (SHMEM_CTX_DEFAULT is the default object).
+inline const gshmem_ctx* ctxOf(const gshmem_ctx* c) { return c; }
+
+}  // namespace gshmem

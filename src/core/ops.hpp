@@ -1,0 +1,290 @@
+// The typed operations behind every public RMA/AMO/signal/wait call, as inline templates.
+// Each takes the public call's name for error messages. A context's PE numbers are team-relative.
+// Memory model (load/store path): put/get complete when they return (memcpy into the peer's mapping);
+// fence = release ordering, quiet = full fence; AMOs are sequentially consistent CPU atomics.
+#pragma once
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+
+#include "core/runtime.hpp"
+
+namespace gshmem {
+
+/// Comparison operators of wait_until/test (values match shmem.h's SHMEM_CMP_*).
+enum Cmp : int { kCmpEq = 0, kCmpNe = 1, kCmpGt = 2, kCmpGe = 3, kCmpLt = 4, kCmpLe = 5 };
+/// Signal operators (values match SHMEM_SIGNAL_SET/ADD).
+enum SignalOp : int { kSignalSet = 0, kSignalAdd = 1 };
+
+enum class AmoOp {
+  Fetch, Set, Swap, CompareSwap,
+  FetchAdd, Add, FetchInc, Inc,
+  FetchAnd, And, FetchOr, Or, FetchXor, Xor,
+};
+
+namespace ops {
+
+[[noreturn]] void errorMisaligned(const char* call, const void* addr, std::size_t align) __attribute__((cold));
+[[noreturn]] void errorBadCmp(const char* call, int cmp) __attribute__((cold));
+[[noreturn]] void errorBadSignalOp(const char* call, int op) __attribute__((cold));
+[[noreturn]] void errorNull(const char* call, const char* what) __attribute__((cold));
+
+inline void requireInit(const char* call) {
+  if (GSHMEM_UNLIKELY(g_rt.peers == nullptr)) errorNotInitialized(call);
+}
+
+// ---------------------------------------------------------------------------------------------- RMA
+
+/// Copy `n` bytes from local `src` to symmetric `dst` on `pe`.
+inline void put(const char* call, const gshmem_ctx* ctx, void* dst, const void* src, std::size_t n, int pe) {
+  requireInit(call);
+  int wpe = ctxWorldPe(call, ctx, pe);
+  char* p = peerPtr(call, "dest", dst, n, wpe);
+  if (GSHMEM_UNLIKELY(src == nullptr && n)) errorNull(call, "source");
+  std::memcpy(p, src, n);
+}
+
+/// Copy `n` bytes from symmetric `src` on `pe` to local `dst`.
+inline void get(const char* call, const gshmem_ctx* ctx, void* dst, const void* src, std::size_t n, int pe) {
+  requireInit(call);
+  int wpe = ctxWorldPe(call, ctx, pe);
+  const char* p = peerPtr(call, "source", src, n, wpe);
+  if (GSHMEM_UNLIKELY(dst == nullptr && n)) errorNull(call, "dest");
+  std::memcpy(dst, p, n);
+}
+
+template <typename T>
+inline void p(const char* call, const gshmem_ctx* ctx, T* dst, T value, int pe) {
+  requireInit(call);
+  int wpe = ctxWorldPe(call, ctx, pe);
+  T* q = reinterpret_cast<T*>(peerPtr(call, "dest", dst, sizeof(T), wpe));
+  std::memcpy(q, &value, sizeof(T));
+}
+
+template <typename T>
+inline T g(const char* call, const gshmem_ctx* ctx, const T* src, int pe) {
+  requireInit(call);
+  int wpe = ctxWorldPe(call, ctx, pe);
+  const T* q = reinterpret_cast<const T*>(peerPtr(call, "source", src, sizeof(T), wpe));
+  T v;
+  std::memcpy(&v, q, sizeof(T));
+  return v;
+}
+
+/// Strided put of `nelems` elements of `esize` bytes; strides in elements.
+inline void iput(const char* call, const gshmem_ctx* ctx, void* dst, const void* src, std::ptrdiff_t dst_stride,
+                 std::ptrdiff_t src_stride, std::size_t nelems, std::size_t esize, int pe) {
+  requireInit(call);
+  if (nelems == 0) return;
+  int wpe = ctxWorldPe(call, ctx, pe);
+  // Validate both ends of the strided range, then copy element by element.
+  char* first = peerPtr(call, "dest", dst, esize, wpe);
+  peerPtr(call, "dest", static_cast<char*>(dst) + (nelems - 1) * dst_stride * esize, esize, wpe);
+  const char* s = static_cast<const char*>(src);
+  for (std::size_t i = 0; i < nelems; ++i) std::memcpy(first + i * dst_stride * esize, s + i * src_stride * esize, esize);
+}
+
+inline void iget(const char* call, const gshmem_ctx* ctx, void* dst, const void* src, std::ptrdiff_t dst_stride,
+                 std::ptrdiff_t src_stride, std::size_t nelems, std::size_t esize, int pe) {
+  requireInit(call);
+  if (nelems == 0) return;
+  int wpe = ctxWorldPe(call, ctx, pe);
+  const char* first = peerPtr(call, "source", src, esize, wpe);
+  peerPtr(call, "source", static_cast<const char*>(src) + (nelems - 1) * src_stride * esize, esize, wpe);
+  char* d = static_cast<char*>(dst);
+  for (std::size_t i = 0; i < nelems; ++i) std::memcpy(d + i * dst_stride * esize, first + i * src_stride * esize, esize);
+}
+
+inline void fence(const gshmem_ctx*) { std::atomic_thread_fence(std::memory_order_release); }
+inline void quiet(const gshmem_ctx*) { std::atomic_thread_fence(std::memory_order_seq_cst); }
+
+// ---------------------------------------------------------------------------------------------- AMO
+
+template <typename T>
+struct AmoBits {  // integer type of the same size, for float/double through CAS
+  using type = std::conditional_t<sizeof(T) == 8, uint64_t, std::conditional_t<sizeof(T) == 4, uint32_t, T>>;
+};
+
+/// Atomic `op` on symmetric `dest` at `pe`. Returns the old value for fetching ops (T{} otherwise).
+template <typename T>
+inline T amo(const char* call, const gshmem_ctx* ctx, AmoOp op, T* dest, T value, T cond, int pe) {
+  requireInit(call);
+  int wpe = ctxWorldPe(call, ctx, pe);
+  if (GSHMEM_UNLIKELY(reinterpret_cast<uintptr_t>(dest) % sizeof(T))) errorMisaligned(call, dest, sizeof(T));
+  T* q = reinterpret_cast<T*>(peerPtr(call, "dest", dest, sizeof(T), wpe));
+  constexpr int kMo = __ATOMIC_SEQ_CST;
+  if constexpr (std::is_floating_point_v<T>) {
+    using B = typename AmoBits<T>::type;
+    B* qb = reinterpret_cast<B*>(q);
+    B vb;
+    std::memcpy(&vb, &value, sizeof vb);
+    B old;
+    switch (op) {
+      case AmoOp::Fetch: old = __atomic_load_n(qb, kMo); break;
+      case AmoOp::Set: __atomic_store_n(qb, vb, kMo); return T{};
+      case AmoOp::Swap: old = __atomic_exchange_n(qb, vb, kMo); break;
+      default: fatal(call, "operation not defined for floating-point types");
+    }
+    T r;
+    std::memcpy(&r, &old, sizeof r);
+    return r;
+  } else {
+    switch (op) {
+      case AmoOp::Fetch: return __atomic_load_n(q, kMo);
+      case AmoOp::Set: __atomic_store_n(q, value, kMo); return T{};
+      case AmoOp::Swap: return __atomic_exchange_n(q, value, kMo);
+      case AmoOp::CompareSwap: {
+        T expected = cond;
+        __atomic_compare_exchange_n(q, &expected, value, false, kMo, kMo);
+        return expected;
+      }
+      case AmoOp::FetchAdd: return __atomic_fetch_add(q, value, kMo);
+      case AmoOp::Add: __atomic_fetch_add(q, value, kMo); return T{};
+      case AmoOp::FetchInc: return __atomic_fetch_add(q, T(1), kMo);
+      case AmoOp::Inc: __atomic_fetch_add(q, T(1), kMo); return T{};
+      case AmoOp::FetchAnd: return __atomic_fetch_and(q, value, kMo);
+      case AmoOp::And: __atomic_fetch_and(q, value, kMo); return T{};
+      case AmoOp::FetchOr: return __atomic_fetch_or(q, value, kMo);
+      case AmoOp::Or: __atomic_fetch_or(q, value, kMo); return T{};
+      case AmoOp::FetchXor: return __atomic_fetch_xor(q, value, kMo);
+      case AmoOp::Xor: __atomic_fetch_xor(q, value, kMo); return T{};
+    }
+    return T{};
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- signals
+
+/// Put `n` bytes, then (ordered after the data) update the 64-bit signal at `sig` on the same PE.
+inline void putSignal(const char* call, const gshmem_ctx* ctx, void* dst, const void* src, std::size_t n,
+                      uint64_t* sig, uint64_t signal, int sig_op, int pe) {
+  requireInit(call);
+  int wpe = ctxWorldPe(call, ctx, pe);
+  char* d = peerPtr(call, "dest", dst, n, wpe);
+  if (GSHMEM_UNLIKELY(reinterpret_cast<uintptr_t>(sig) % 8)) errorMisaligned(call, sig, 8);
+  uint64_t* s = reinterpret_cast<uint64_t*>(peerPtr(call, "sig_addr", sig, 8, wpe));
+  std::memcpy(d, src, n);
+  if (sig_op == kSignalSet) __atomic_store_n(s, signal, __ATOMIC_RELEASE);
+  else if (sig_op == kSignalAdd) __atomic_fetch_add(s, signal, __ATOMIC_RELEASE);
+  else errorBadSignalOp(call, sig_op);
+}
+
+inline uint64_t signalFetch(const char* call, const uint64_t* sig) {
+  requireInit(call);
+  return __atomic_load_n(sig, __ATOMIC_ACQUIRE);
+}
+
+// ---------------------------------------------------------------------------------------------- wait/test
+
+template <typename T>
+inline bool compare(const char* call, int cmp, T a, T b) {
+  switch (cmp) {
+    case kCmpEq: return a == b;
+    case kCmpNe: return a != b;
+    case kCmpGt: return a > b;
+    case kCmpGe: return a >= b;
+    case kCmpLt: return a < b;
+    case kCmpLe: return a <= b;
+  }
+  errorBadCmp(call, cmp);
+}
+
+template <typename T>
+inline T load(const T* ivar) {
+  return __atomic_load_n(const_cast<T*>(ivar), __ATOMIC_ACQUIRE);
+}
+
+template <typename T>
+inline void checkIvar(const char* call, const T* ivar) {
+  requireInit(call);
+  if (GSHMEM_UNLIKELY(ivar == nullptr)) errorNull(call, "ivar");
+  if (GSHMEM_UNLIKELY(reinterpret_cast<uintptr_t>(ivar) % alignof(T))) errorMisaligned(call, ivar, alignof(T));
+}
+
+template <typename T>
+inline void waitUntil(const char* call, T* ivar, int cmp, T value) {
+  checkIvar(call, ivar);
+  compare(call, cmp, T{}, T{});  // validates cmp before a possibly endless wait
+  waitFor([&] { return compare(call, cmp, load(ivar), value); });
+}
+
+template <typename T>
+inline int test(const char* call, T* ivar, int cmp, T value) {
+  checkIvar(call, ivar);
+  return compare(call, cmp, load(ivar), value) ? 1 : 0;
+}
+
+/// `values` == nullptr means every element compares against `value` (scalar forms).
+template <typename T>
+inline bool elemReady(const char* call, T* ivars, std::size_t i, int cmp, const T* values, T value) {
+  return compare(call, cmp, load(&ivars[i]), values ? values[i] : value);
+}
+
+template <typename T>
+inline int testAll(const char* call, T* ivars, std::size_t n, const int* status, int cmp, const T* values, T value) {
+  requireInit(call);
+  for (std::size_t i = 0; i < n; ++i)
+    if (!(status && status[i]) && !elemReady(call, ivars, i, cmp, values, value)) return 0;
+  return 1;
+}
+
+template <typename T>
+inline std::size_t testAny(const char* call, T* ivars, std::size_t n, const int* status, int cmp, const T* values,
+                           T value) {
+  requireInit(call);
+  for (std::size_t i = 0; i < n; ++i)
+    if (!(status && status[i]) && elemReady(call, ivars, i, cmp, values, value)) return i;
+  return SIZE_MAX;
+}
+
+template <typename T>
+inline std::size_t testSome(const char* call, T* ivars, std::size_t n, std::size_t* indices, const int* status,
+                            int cmp, const T* values, T value) {
+  requireInit(call);
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (!(status && status[i]) && elemReady(call, ivars, i, cmp, values, value)) indices[k++] = i;
+  return k;
+}
+
+inline bool allMasked(std::size_t n, const int* status) {
+  if (!status) return n == 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (!status[i]) return false;
+  return true;
+}
+
+template <typename T>
+inline void waitUntilAll(const char* call, T* ivars, std::size_t n, const int* status, int cmp, const T* values,
+                         T value) {
+  compare(call, cmp, T{}, T{});
+  waitFor([&] { return testAll(call, ivars, n, status, cmp, values, value) != 0; });
+}
+
+template <typename T>
+inline std::size_t waitUntilAny(const char* call, T* ivars, std::size_t n, const int* status, int cmp,
+                                const T* values, T value) {
+  compare(call, cmp, T{}, T{});
+  if (allMasked(n, status)) return SIZE_MAX;
+  std::size_t idx = SIZE_MAX;
+  waitFor([&] { return (idx = testAny(call, ivars, n, status, cmp, values, value)) != SIZE_MAX; });
+  return idx;
+}
+
+template <typename T>
+inline std::size_t waitUntilSome(const char* call, T* ivars, std::size_t n, std::size_t* indices, const int* status,
+                                 int cmp, const T* values, T value) {
+  compare(call, cmp, T{}, T{});
+  if (allMasked(n, status)) return 0;
+  std::size_t k = 0;
+  waitFor([&] { return (k = testSome(call, ivars, n, indices, status, cmp, values, value)) != 0; });
+  return k;
+}
+
+inline uint64_t signalWaitUntil(const char* call, uint64_t* sig, int cmp, uint64_t value) {
+  waitUntil(call, sig, cmp, value);
+  return load(sig);
+}
+
+}  // namespace ops
+}  // namespace gshmem

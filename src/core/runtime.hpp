@@ -1,0 +1,156 @@
+// Process-wide runtime state and the inline hot path shared by every public call.
+// Contract: everything here is valid between a successful init and finalize; the hot path performs no
+// allocation, syscall or lock (UCX optimization rules). Paths are decided at init: a peer whose regions are
+// mapped here is reached by load/store; anything else goes to the remote transport (none yet: see ARCHITECTURE).
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <sched.h>
+#include <vector>
+
+#include "base/bootstrap.hpp"
+#include "base/log.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define GSHMEM_CPU_RELAX() _mm_pause()
+#elif defined(__aarch64__)
+#define GSHMEM_CPU_RELAX() asm volatile("yield" ::: "memory")
+#else
+#define GSHMEM_CPU_RELAX() std::atomic_signal_fence(std::memory_order_seq_cst)
+#endif
+
+#define GSHMEM_LIKELY(x) __builtin_expect(!!(x), 1)
+#define GSHMEM_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+namespace gshmem {
+
+class Transport;
+
+/// Symmetric regions: addresses inside them are translated by offset to any PE.
+enum Region : int { kRegionHeap = 0, kRegionData = 1, kNumRegions = 2 };
+
+/// Per-peer hot table entry: base of each of the peer's regions as mapped here, nullptr if not mapped.
+struct PeerEntry {
+  char* base[kNumRegions];
+};
+
+}  // namespace gshmem
+
+/// A team (OpenSHMEM shmem_team_t points at one). PEs of a team are world PEs start + i*stride.
+struct gshmem_team {
+  int start = 0, stride = 1, size = 0;
+  int my_index = -1;               ///< this PE's number in the team, -1 when not a member
+  int slot = -1;                   ///< synchronization slot in the control area (same on every member)
+  uint64_t epoch = 0;              ///< team_sync calls completed by this PE
+  long num_contexts = 0;           ///< from shmem_team_config_t
+  bool predefined = false;         ///< WORLD/SHARED cannot be destroyed
+  int worldPe(int team_pe) const { return start + team_pe * stride; }
+};
+
+/// A communication context (shmem_ctx_t points at one). PEs given to ctx calls are numbers in `team`.
+struct gshmem_ctx {
+  gshmem_team* team = nullptr;
+  long options = 0;
+  bool is_world = true;  ///< team is WORLD: PE numbers need no translation
+};
+
+namespace gshmem {
+
+/// Control area at the start of every PE's heap (not visible to shmem_malloc).
+struct alignas(64) SyncCell {
+  std::atomic<uint64_t> value;
+  char pad[64 - sizeof(uint64_t)];
+};
+constexpr int kMaxTeams = 64;   ///< slots; the split protocol agrees on them with a 64-bit mask
+constexpr int kMaxRounds = 32;  ///< dissemination rounds: supports 2^32 PEs
+struct ControlArea {
+  SyncCell sync[kMaxTeams][kMaxRounds];
+  // followed by a scratch array of n_pes uint64_t (team split agreement)
+};
+
+struct Runtime {
+  // Hot, read-only after init.
+  int my_pe = -1;
+  int n_pes = 0;
+  char* base[kNumRegions] = {nullptr, nullptr};
+  std::size_t size[kNumRegions] = {0, 0};
+  PeerEntry* peers = nullptr;
+  int check = 1;
+  long wait_spins = 2048;
+
+  // Cold state.
+  std::atomic<int> initialized{0};
+  int thread_level = 0;
+  std::size_t control_bytes = 0;    ///< bytes of the heap used by the ControlArea + scratch
+  std::unique_ptr<Bootstrap> bootstrap;
+  std::vector<std::unique_ptr<Transport>> transports;
+  std::vector<PeerEntry> peer_table;
+  std::vector<int> node_of;
+  std::recursive_mutex alloc_lock;  ///< collective calls (malloc, team split) from several threads
+};
+
+extern Runtime g_rt;
+
+/// Print "gshmem: PE <n>: <call>: <message>" and end the job on every PE with a non-zero exit.
+[[noreturn]] void fatal(const char* call, const char* fmt, ...) __attribute__((format(printf, 2, 3), cold));
+
+// Out-of-line error paths.
+[[noreturn]] void errorNotSymmetric(const char* call, const char* what, const void* addr, std::size_t len) __attribute__((cold));
+[[noreturn]] void errorBadPe(const char* call, int pe, int n) __attribute__((cold));
+[[noreturn]] void errorUnreachable(const char* call, int pe) __attribute__((cold));
+[[noreturn]] void errorNotInitialized(const char* call) __attribute__((cold));
+
+inline ControlArea* controlArea() { return reinterpret_cast<ControlArea*>(g_rt.base[kRegionHeap]); }
+
+/// Which symmetric region holds [addr, addr+len), and the offset in it. Returns -1 if none.
+inline int regionOf(const void* addr, std::size_t len, std::size_t* off) {
+  for (int r = 0; r < kNumRegions; ++r) {
+    std::size_t o = reinterpret_cast<uintptr_t>(addr) - reinterpret_cast<uintptr_t>(g_rt.base[r]);
+    if (o < g_rt.size[r] && len <= g_rt.size[r] - o) {
+      *off = o;
+      return r;
+    }
+  }
+  return -1;
+}
+
+/// Translate a symmetric address to a pointer usable here for world PE `pe`.
+/// Fatal (naming `call`) when `pe` is out of range, the range is not symmetric, or `pe` is not mapped.
+inline char* peerPtr(const char* call, const char* what, const void* addr, std::size_t len, int pe) {
+  if (GSHMEM_UNLIKELY(static_cast<unsigned>(pe) >= static_cast<unsigned>(g_rt.n_pes))) errorBadPe(call, pe, g_rt.n_pes);
+  std::size_t off;
+  int r = regionOf(addr, len, &off);
+  if (GSHMEM_UNLIKELY(r < 0)) errorNotSymmetric(call, what, addr, len);
+  char* b = g_rt.peers[pe].base[r];
+  if (GSHMEM_UNLIKELY(b == nullptr)) errorUnreachable(call, pe);
+  return b + off;
+}
+
+/// The world PE of `pe` in the context's team; fatal when out of range.
+inline int ctxWorldPe(const char* call, const gshmem_ctx* ctx, int pe) {
+  if (GSHMEM_LIKELY(ctx->is_world)) return pe;
+  const gshmem_team* t = ctx->team;
+  if (GSHMEM_UNLIKELY(static_cast<unsigned>(pe) >= static_cast<unsigned>(t->size))) errorBadPe(call, pe, t->size);
+  return t->worldPe(pe);
+}
+
+/// Poll `ready()` until true: spin, then yield the core (PEs may outnumber cores).
+template <typename F>
+inline void waitFor(F&& ready) {
+  long spins = 0;
+  while (!ready()) {
+    if (spins < g_rt.wait_spins) {
+      ++spins;
+      GSHMEM_CPU_RELAX();
+    } else {
+      sched_yield();
+    }
+  }
+}
+
+}  // namespace gshmem
