@@ -26,7 +26,8 @@ class Bootstrap {
 };
 
 /// MPI bootstrap: initializes MPI if the program has not; finalizes it only in that case.
-/// @param thread_level the MPI thread level to request when gshmem initializes MPI itself.
+/// @param thread_level 0..3 = single, funneled, serialized, multiple: the MPI level requested when gshmem
+///        initializes MPI itself (a program that initialized MPI keeps its own).
 Status mpiBootstrapCreate(int thread_level, std::unique_ptr<Bootstrap>* out);
 
 }  // namespace gshmem

@@ -23,8 +23,11 @@ class MpiBootstrap final : public Bootstrap {
     int inited = 0;
     MPI_Initialized(&inited);
     if (!inited) {
+      static const int levels[] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED,
+                                   MPI_THREAD_MULTIPLE};
       int provided = 0;
-      if (MPI_Init_thread(nullptr, nullptr, thread_level, &provided) != MPI_SUCCESS) {
+      if (thread_level < 0 || thread_level > 3) thread_level = 0;
+      if (MPI_Init_thread(nullptr, nullptr, levels[thread_level], &provided) != MPI_SUCCESS) {
         GSHMEM_LOG_ERROR(INIT, "MPI_Init_thread failed");
         return Status::SystemError;
       }

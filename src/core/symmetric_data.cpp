@@ -1,0 +1,86 @@
+#include "core/symmetric_data.hpp"
+
+#include <elf.h>
+#include <link.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "base/log.hpp"
+
+namespace gshmem {
+
+namespace {
+
+struct Span {
+  uintptr_t begin = 0, end = 0;
+};
+
+// The main executable is the first object dl_iterate_phdr reports.
+int findMainData(struct dl_phdr_info* info, size_t, void* arg) {
+  Span* s = static_cast<Span*>(arg);
+  uintptr_t relro_end = 0;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type == PT_LOAD && (ph.p_flags & PF_W)) {
+      s->begin = info->dlpi_addr + ph.p_vaddr;
+      s->end = s->begin + ph.p_memsz;
+    } else if (ph.p_type == PT_GNU_RELRO) {
+      relro_end = info->dlpi_addr + ph.p_vaddr + ph.p_memsz;
+    }
+  }
+  // RELRO pages become read-only after relocation; the page holding relro_end stays writable.
+  if (relro_end > s->begin && relro_end <= s->end) s->begin = relro_end;
+  return 1;  // stop after the main executable
+}
+
+}  // namespace
+
+Status symmetricDataCreate(LocalRegion* out) {
+  Span s;
+  dl_iterate_phdr(findMainData, &s);
+  *out = LocalRegion{};
+  if (s.begin == 0 || s.end <= s.begin) return Status::Ok;
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  uintptr_t begin = s.begin & ~(page - 1);
+  uintptr_t end = (s.end + page - 1) & ~(page - 1);
+  size_t len = end - begin;
+
+  int fd = memfd_create("gshmem-data", MFD_CLOEXEC);
+  if (fd < 0) {
+    GSHMEM_LOG_ERROR(MEM, "memfd_create for the data segment failed: %s", strerror(errno));
+    return Status::SystemError;
+  }
+  if (ftruncate(fd, static_cast<off_t>(len)) != 0) {
+    GSHMEM_LOG_ERROR(MEM, "ftruncate(%zu) of the data segment failed: %s", len, strerror(errno));
+    close(fd);
+    return Status::SystemError;
+  }
+  void* tmp = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (tmp == MAP_FAILED) {
+    GSHMEM_LOG_ERROR(MEM, "mmap of the data segment copy failed: %s", strerror(errno));
+    close(fd);
+    return Status::SystemError;
+  }
+  std::memcpy(tmp, reinterpret_cast<void*>(begin), len);
+  // Replace the private pages with the shared copy at the same addresses.
+  void* at = mmap(reinterpret_cast<void*>(begin), len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+  int saved = errno;
+  munmap(tmp, len);
+  if (at == MAP_FAILED) {
+    // MAP_FIXED failing leaves the old mapping in place (the kernel validates before unmapping).
+    GSHMEM_LOG_ERROR(MEM, "remapping the data segment [%p, %p) failed: %s", reinterpret_cast<void*>(begin),
+                     reinterpret_cast<void*>(end), strerror(saved));
+    close(fd);
+    return Status::SystemError;
+  }
+  out->base = reinterpret_cast<char*>(begin);
+  out->size = len;
+  out->fd = fd;
+  GSHMEM_LOG_DEBUG(MEM, "data segment [%p, %p) (%zu bytes) is symmetric", out->base, out->base + len, len);
+  return Status::Ok;
+}
+
+}  // namespace gshmem

@@ -1,0 +1,172 @@
+// Teams and contexts. A team is a strided set of world PEs holding one synchronization slot of the control area;
+// members agree on the slot when the team is split (the union of their used-slot masks, lowest free bit).
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "base/config.hpp"
+#include "core/api.hpp"
+#include "core/team_internal.hpp"
+
+extern "C" {
+gshmem_team gshmem_team_world_obj;
+gshmem_team gshmem_team_shared_obj;
+gshmem_ctx gshmem_ctx_default_obj;
+}
+
+namespace gshmem {
+
+namespace {
+uint64_t g_slots_used = 0;               ///< slots held by teams this PE belongs to
+std::vector<gshmem_team*> g_user_teams;  ///< live teams created by splits (this PE is a member)
+
+uint64_t* scratch() { return reinterpret_cast<uint64_t*>(reinterpret_cast<char*>(controlArea()) + sizeof(ControlArea)); }
+
+uint64_t* peerScratch(int pe) {
+  return reinterpret_cast<uint64_t*>(g_rt.peers[pe].base[kRegionHeap] + sizeof(ControlArea));
+}
+
+void resetSlot(int slot) {
+  for (int k = 0; k < kMaxRounds; ++k) controlArea()->sync[slot][k].value.store(0, std::memory_order_relaxed);
+}
+}  // namespace
+
+void teamsInit() {
+  gshmem_team& w = gshmem_team_world_obj;
+  w = gshmem_team{};
+  w.start = 0;
+  w.stride = 1;
+  w.size = g_rt.n_pes;
+  w.my_index = g_rt.my_pe;
+  w.slot = 0;
+  w.predefined = true;
+
+  // SHARED: the PEs of this node, when they form a strided set (they do under Open MPI's by-slot and by-node
+  // mappings); otherwise only this PE.
+  std::vector<int> local;
+  for (int pe = 0; pe < g_rt.n_pes; ++pe)
+    if (g_rt.node_of[pe] == g_rt.node_of[g_rt.my_pe]) local.push_back(pe);
+  int stride = local.size() > 1 ? local[1] - local[0] : 1;
+  bool strided = true;
+  for (size_t i = 1; i < local.size(); ++i) strided &= (local[i] - local[i - 1] == stride);
+  gshmem_team& s = gshmem_team_shared_obj;
+  s = gshmem_team{};
+  s.predefined = true;
+  s.slot = 1;
+  if (strided) {
+    s.start = local[0];
+    s.stride = stride;
+    s.size = static_cast<int>(local.size());
+    s.my_index = static_cast<int>(std::find(local.begin(), local.end(), g_rt.my_pe) - local.begin());
+  } else {
+    GSHMEM_LOG_WARN(TEAM, "the PEs of this node are not a strided set: SHMEM_TEAM_SHARED holds only this PE");
+    s.start = g_rt.my_pe;
+    s.size = 1;
+    s.my_index = 0;
+  }
+  g_slots_used = 0x3;
+  gshmem_ctx_default_obj = gshmem_ctx{&w, 0, true};
+}
+
+void teamsFinalize() {
+  for (gshmem_team* t : g_user_teams) delete t;
+  g_user_teams.clear();
+  g_slots_used = 0;
+}
+
+gshmem_team* teamWorld() { return &gshmem_team_world_obj; }
+gshmem_team* teamShared() { return &gshmem_team_shared_obj; }
+gshmem_ctx* ctxDefault() { return &gshmem_ctx_default_obj; }
+
+gshmem_team* teamCheck(const char* call, gshmem_team* team) {
+  ops::requireInit(call);
+  if (team == &gshmem_team_world_obj || team == &gshmem_team_shared_obj) return team;
+  if (team && std::find(g_user_teams.begin(), g_user_teams.end(), team) != g_user_teams.end()) return team;
+  fatal(call, "team %p is not a valid team (SHMEM_TEAM_INVALID, destroyed, or not a team of this PE)",
+        static_cast<void*>(team));
+}
+
+gshmem_team* teamSplitStrided(const char* call, gshmem_team* parent, int start, int stride, int size,
+                              long num_contexts) {
+  std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
+  parent = teamCheck(call, parent);
+  if (parent->my_index < 0) fatal(call, "this PE is not a member of the parent team");
+  if (size <= 0 || start < 0 || start >= parent->size || (size > 1 && stride == 0) ||
+      (start + static_cast<long>(stride) * (size - 1)) < 0 ||
+      (start + static_cast<long>(stride) * (size - 1)) >= parent->size)
+    fatal(call, "start %d, stride %d, size %d do not describe PEs of the parent team (size %d)", start, stride,
+          size, parent->size);
+
+  // Agree on a slot: every member pushes its used mask to every member, then each ORs them.
+  uint64_t mask = g_slots_used;
+  for (int i = 0; i < parent->size; ++i)
+    __atomic_store_n(&peerScratch(parent->worldPe(i))[parent->my_index], mask, __ATOMIC_RELEASE);
+  teamSyncImpl(parent);
+  uint64_t all = 0;
+  for (int i = 0; i < parent->size; ++i) all |= __atomic_load_n(&scratch()[i], __ATOMIC_ACQUIRE);
+  teamSyncImpl(parent);  // scratch may be reused by the next split only after everyone has read it
+  int slot = -1;
+  for (int b = 0; b < params().MAX_TEAMS; ++b)
+    if (!(all & (uint64_t(1) << b))) {
+      slot = b;
+      break;
+    }
+  if (slot < 0)
+    fatal(call, "all %ld team slots are in use; destroy teams or raise GSHMEM_MAX_TEAMS (at most %d)",
+          params().MAX_TEAMS, kMaxTeams);
+
+  int my_parent = parent->my_index;
+  int rel = my_parent - start;
+  bool member = stride ? (rel % stride == 0 && rel / stride >= 0 && rel / stride < size) : (rel == 0);
+  if (!member) return nullptr;
+  auto* t = new gshmem_team{};
+  t->start = parent->worldPe(start);
+  t->stride = stride * parent->stride;
+  t->size = size;
+  t->my_index = stride ? rel / stride : 0;
+  t->slot = slot;
+  t->num_contexts = num_contexts;
+  g_slots_used |= uint64_t(1) << slot;
+  g_user_teams.push_back(t);
+  GSHMEM_LOG_DEBUG(TEAM, "team %p: start %d stride %d size %d slot %d", static_cast<void*>(t), t->start, t->stride,
+                   t->size, slot);
+  return t;
+}
+
+void teamDestroy(const char* call, gshmem_team* team) {
+  std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
+  team = teamCheck(call, team);
+  if (team->predefined) fatal(call, "SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED cannot be destroyed");
+  // After this sync no member signals our cells for this slot again, so they can be reset for reuse.
+  teamSyncImpl(team);
+  resetSlot(team->slot);
+  g_slots_used &= ~(uint64_t(1) << team->slot);
+  g_user_teams.erase(std::find(g_user_teams.begin(), g_user_teams.end(), team));
+  delete team;
+}
+
+int teamTranslate(gshmem_team* src, int src_pe, gshmem_team* dst) {
+  if (!src || !dst || src_pe < 0 || src_pe >= src->size) return -1;
+  int w = src->worldPe(src_pe);
+  int rel = w - dst->start;
+  if (dst->stride == 0) return rel == 0 ? 0 : -1;
+  if (rel % dst->stride) return -1;
+  int idx = rel / dst->stride;
+  return (idx >= 0 && idx < dst->size) ? idx : -1;
+}
+
+int ctxCreate(const char* call, gshmem_team* team, long options, gshmem_ctx** out) {
+  team = teamCheck(call, team);
+  if (team->my_index < 0) return -1;
+  *out = new gshmem_ctx{team, options, team == &gshmem_team_world_obj};
+  return 0;
+}
+
+void ctxDestroy(const char* call, gshmem_ctx* ctx) {
+  if (ctx == nullptr) fatal(call, "context is SHMEM_CTX_INVALID");
+  if (ctx == &gshmem_ctx_default_obj) fatal(call, "SHMEM_CTX_DEFAULT cannot be destroyed");
+  ops::quiet(ctx);
+  delete ctx;
+}
+
+}  // namespace gshmem

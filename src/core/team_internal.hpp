@@ -1,0 +1,16 @@
+// Team bookkeeping shared by runtime.cpp and sync.cpp.
+#pragma once
+#include "core/runtime.hpp"
+
+namespace gshmem {
+
+/// Create WORLD (slot 0) and SHARED (slot 1). Called once at init, after the peer table exists.
+void teamsInit();
+/// Release every user team and reset the predefined ones.
+void teamsFinalize();
+/// Dissemination barrier over the team's members through the control area of each PE (no quiet).
+void teamSyncImpl(gshmem_team* t);
+/// Forget heap allocations (after the heap is unmapped at finalize).
+void heapReset();
+
+}  // namespace gshmem
