@@ -1,2 +1,107 @@
-# Install rules for libgshmem, headers, CMake package, pkg-config file and compiler wrappers.
-# (Filled in by the build/release owner; must exist for configure to succeed.)
+# Install layout of gshmem (included at the end of the top-level CMakeLists.txt):
+#   <prefix>/lib/libgshmem.so*                          the runtime (target gshmem, exported as gshmem::gshmem)
+#   <prefix>/include/{shmem.h, shmemx.h, gshmem/**}     public headers, plus the generated gshmem/version.h
+#   <prefix>/lib/cmake/gshmem/gshmem{Config,ConfigVersion,Targets}.cmake   for find_package(gshmem)
+#   <prefix>/lib/pkgconfig/gshmem.pc                    for pkg-config
+#   <prefix>/bin/{gshmemcc, gshmemc++, gshmem-info}     compiler wrappers (like oshcc) and the info tool
+# Templates live in tools/packaging/. Everything installed is relocatable: the wrappers, the .pc file and the
+# CMake package find the prefix relative to themselves.
+include(CMakePackageConfigHelpers)
+
+set(GSHMEM_PACKAGING_DIR ${PROJECT_SOURCE_DIR}/tools/packaging)
+set(GSHMEM_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/gshmem)
+
+# ---- library and headers
+install(TARGETS gshmem EXPORT gshmemTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT devel
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT devel
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# shmem.h, shmemx.h and include/gshmem/** (templates such as version.h.in are not headers and are skipped).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT devel
+        FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp" PATTERN "*.cuh")
+install(FILES ${PROJECT_BINARY_DIR}/include/gshmem/version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gshmem
+        COMPONENT devel)
+
+# ---- CMake package: find_package(gshmem) -> gshmem::gshmem
+install(EXPORT gshmemTargets NAMESPACE gshmem:: DESTINATION ${GSHMEM_CMAKE_INSTALL_DIR} COMPONENT devel)
+configure_package_config_file(${GSHMEM_PACKAGING_DIR}/gshmemConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/packaging/gshmemConfig.cmake
+                              INSTALL_DESTINATION ${GSHMEM_CMAKE_INSTALL_DIR}
+                              PATH_VARS CMAKE_INSTALL_INCLUDEDIR)
+# 0.x releases promise nothing across minor versions; from 1.0 the major version is the compatibility line.
+if(PROJECT_VERSION_MAJOR EQUAL 0)
+  set(_gshmem_compat SameMinorVersion)
+else()
+  set(_gshmem_compat SameMajorVersion)
+endif()
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/packaging/gshmemConfigVersion.cmake
+                                 VERSION ${PROJECT_VERSION} COMPATIBILITY ${_gshmem_compat})
+install(FILES ${PROJECT_BINARY_DIR}/packaging/gshmemConfig.cmake
+              ${PROJECT_BINARY_DIR}/packaging/gshmemConfigVersion.cmake
+        DESTINATION ${GSHMEM_CMAKE_INSTALL_DIR} COMPONENT devel)
+
+# ---- MPI flags recorded at configure time from FindMPI (the MPI libgshmem was built against), as text for
+# the wrappers and the .pc file. A full library path becomes -L<dir> -l<name> so --showme reads like mpicc's.
+function(_gshmem_mpi_flags lang out_compile out_link)
+  set(compile "")
+  foreach(dir IN LISTS MPI_${lang}_INCLUDE_DIRS)
+    list(APPEND compile "-I${dir}")
+  endforeach()
+  foreach(def IN LISTS MPI_${lang}_COMPILE_DEFINITIONS)
+    list(APPEND compile "-D${def}")
+  endforeach()
+  list(APPEND compile ${MPI_${lang}_COMPILE_OPTIONS})
+  set(link ${MPI_${lang}_LINK_FLAGS})
+  set(libs "")
+  foreach(lib IN LISTS MPI_${lang}_LIBRARIES)
+    if(lib MATCHES "^(.*)/lib([^/]+)\\.(so|a)(\\.[0-9.]+)?$")
+      list(APPEND link "-L${CMAKE_MATCH_1}")
+      list(APPEND libs "-l${CMAKE_MATCH_2}")
+    else()
+      list(APPEND libs "${lib}")
+    endif()
+  endforeach()
+  list(APPEND link ${libs})
+  list(REMOVE_DUPLICATES compile)
+  list(REMOVE_DUPLICATES link)
+  list(JOIN compile " " compile)
+  list(JOIN link " " link)
+  set(${out_compile} "${compile}" PARENT_SCOPE)
+  set(${out_link} "${link}" PARENT_SCOPE)
+endfunction()
+_gshmem_mpi_flags(C GSHMEM_WRAPPER_MPI_COMPILE_C GSHMEM_WRAPPER_MPI_LINK_C)
+_gshmem_mpi_flags(CXX GSHMEM_WRAPPER_MPI_COMPILE_CXX GSHMEM_WRAPPER_MPI_LINK_CXX)
+
+# ---- pkg-config file; the prefix is found from the .pc file's own location.
+file(RELATIVE_PATH GSHMEM_PC_TO_PREFIX /p/${CMAKE_INSTALL_LIBDIR}/pkgconfig /p)
+string(REGEX REPLACE "/$" "" GSHMEM_PC_TO_PREFIX "${GSHMEM_PC_TO_PREFIX}")
+configure_file(${GSHMEM_PACKAGING_DIR}/gshmem.pc.in ${PROJECT_BINARY_DIR}/packaging/gshmem.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/packaging/gshmem.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
+        COMPONENT devel)
+
+# ---- compiler wrappers gshmemcc (C) and gshmemc++ (C++)
+file(RELATIVE_PATH GSHMEM_BIN_TO_PREFIX /p/${CMAKE_INSTALL_BINDIR} /p)
+string(REGEX REPLACE "/$" "" GSHMEM_BIN_TO_PREFIX "${GSHMEM_BIN_TO_PREFIX}")
+foreach(lang C CXX)
+  if(lang STREQUAL "C")
+    set(GSHMEM_WRAPPER_NAME gshmemcc)
+    set(GSHMEM_WRAPPER_ENV GSHMEMCC_COMPILER)
+  else()
+    set(GSHMEM_WRAPPER_NAME gshmemc++)
+    set(GSHMEM_WRAPPER_ENV GSHMEMCXX_COMPILER)
+  endif()
+  set(GSHMEM_WRAPPER_LANG ${lang})
+  set(GSHMEM_WRAPPER_COMPILER ${CMAKE_${lang}_COMPILER})
+  set(GSHMEM_WRAPPER_MPI_COMPILE ${GSHMEM_WRAPPER_MPI_COMPILE_${lang}})
+  set(GSHMEM_WRAPPER_MPI_LINK ${GSHMEM_WRAPPER_MPI_LINK_${lang}})
+  configure_file(${GSHMEM_PACKAGING_DIR}/gshmem-wrapper.in ${PROJECT_BINARY_DIR}/packaging/${GSHMEM_WRAPPER_NAME}
+                 @ONLY)
+  install(PROGRAMS ${PROJECT_BINARY_DIR}/packaging/${GSHMEM_WRAPPER_NAME} DESTINATION ${CMAKE_INSTALL_BINDIR}
+          COMPONENT devel)
+endforeach()
+
+# ---- tools
+if(TARGET gshmem-info)
+  install(TARGETS gshmem-info RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
+endif()

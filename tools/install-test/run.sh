@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Install test: install the build into a scratch prefix, then use that prefix the way a user would.
+#   run.sh BUILD_DIR WORK_DIR [CMAKE] [MPIEXEC]
+# 1. cmake --install into WORK_DIR/prefix
+# 2. gshmem-info and the wrappers' --showme run from the prefix
+# 3. hello.c built with the installed gshmemcc, run on 2 PEs
+# 4. a CMake project using find_package(gshmem), run on 2 PEs
+# 5. hello.c built with pkg-config --cflags --libs gshmem
+set -euo pipefail
+
+build_dir=$1
+work=$2
+cmake=${3:-cmake}
+mpiexec=${4:-mpirun}
+[[ -n "$mpiexec" ]] || mpiexec=mpirun
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+prefix="$work/prefix"
+
+step() { echo "--- install-test: $*"; }
+fail() { echo "install-test: FAILED: $*" >&2; exit 1; }
+
+mpi=("$mpiexec")
+if "$mpiexec" --version 2>/dev/null | grep -q "Open MPI"; then
+  [[ "$(id -u)" -eq 0 ]] && mpi+=(--allow-run-as-root)
+  mpi+=(--oversubscribe)
+fi
+mpi+=(-np 2)
+
+# Run a program on 2 PEs; require both PEs to report OK.
+run2() {
+  local out
+  out=$("${mpi[@]}" "$@" 2>&1) || { echo "$out"; fail "$* exited with an error"; }
+  echo "$out"
+  [[ $(grep -c ' OK$' <<<"$out") -eq 2 ]] || fail "$* did not print OK on both PEs"
+}
+
+rm -rf "$work"
+mkdir -p "$work"
+
+step "cmake --install $build_dir --prefix $prefix"
+"$cmake" --install "$build_dir" --prefix "$prefix" >"$work/install.log" || { cat "$work/install.log"; fail "install"; }
+for f in include/shmem.h include/shmemx.h include/gshmem/version.h bin/gshmemcc bin/gshmemc++ bin/gshmem-info; do
+  [[ -e "$prefix/$f" ]] || fail "$f was not installed"
+done
+libdir=$(dirname "$(find "$prefix" -name 'libgshmem.so' | head -n 1)")
+[[ -e "$libdir/libgshmem.so" ]] || fail "libgshmem.so was not installed"
+[[ -e "$libdir/cmake/gshmem/gshmemConfig.cmake" ]] || fail "gshmemConfig.cmake was not installed"
+[[ -e "$libdir/pkgconfig/gshmem.pc" ]] || fail "gshmem.pc was not installed"
+
+step "gshmem-info from the prefix"
+"$prefix/bin/gshmem-info" -v
+"$prefix/bin/gshmem-info" -c | grep -q '^GSHMEM_SYMMETRIC_SIZE=' || fail "gshmem-info -c lacks GSHMEM_SYMMETRIC_SIZE"
+
+step "wrappers"
+"$prefix/bin/gshmemcc" --showme hello.c -o hello
+"$prefix/bin/gshmemcc" --showme -c hello.c | grep -q -- '-lgshmem' && fail "gshmemcc -c must not add link flags"
+"$prefix/bin/gshmemc++" --showme:link | grep -q -- '-lgshmem' || fail "gshmemc++ --showme:link lacks -lgshmem"
+
+step "build hello.c with gshmemcc (separate compile and link) and run on 2 PEs"
+"$prefix/bin/gshmemcc" -O2 -c "$here/hello.c" -o "$work/hello.o"
+"$prefix/bin/gshmemcc" "$work/hello.o" -o "$work/hello"
+run2 "$work/hello"
+
+step "build hello.c as C++ with gshmemc++ in one step and run on 2 PEs"
+"$prefix/bin/gshmemc++" -x c++ "$here/hello.c" -o "$work/hello_cxx"
+run2 "$work/hello_cxx"
+
+step "find_package(gshmem) project"
+"$cmake" -S "$here/find-package" -B "$work/find-package" -DCMAKE_PREFIX_PATH="$prefix" >"$work/find-package.log" \
+  || { cat "$work/find-package.log"; fail "configure of the find_package project"; }
+grep 'gshmem ' "$work/find-package.log" || true
+"$cmake" --build "$work/find-package" >>"$work/find-package.log" \
+  || { cat "$work/find-package.log"; fail "build of the find_package project"; }
+run2 "$work/find-package/hello_cmake"
+
+step "pkg-config"
+if command -v pkg-config >/dev/null; then
+  flags=$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs gshmem) || fail "pkg-config gshmem"
+  echo "pkg-config --cflags --libs gshmem: $flags"
+  # shellcheck disable=SC2086
+  cc "$here/hello.c" -o "$work/hello_pc" $flags -Wl,-rpath,"$libdir"
+  run2 "$work/hello_pc"
+else
+  echo "pkg-config not found; skipped"
+fi
+
+echo "install-test: PASSED"
