@@ -1,0 +1,49 @@
+/* Put message rate: PE 0 issues a window of W puts of `size` bytes to PE 1 followed by one shmem_quiet,
+ * per iteration (--nbi: shmem_putmem_nbi). Rate = W / time per iteration, in messages per second. */
+#include "osu_shmem.h"
+
+static const osu_bench_t kBench = {
+    "osu_oshm_put_mr", "OpenSHMEM Put Message Rate Test", OSU_METRIC_RATE,
+    OSU_ACCEPT_SIZES | OSU_ACCEPT_NBI | OSU_ACCEPT_WINDOW, 1, 8192, 2000, 200, 200, 20, 128};
+
+int main(int argc, char** argv) {
+  osu_opts_t o;
+  int rc = 0;
+  if (!osu_shmem_start(argc, argv, &kBench, &o, &rc)) return rc;
+  int me = shmem_my_pe();
+  char* src = (char*)osu_shmem_buffer(&o, o.max_size, 'a');
+  char* dst = (char*)osu_shmem_buffer(&o, o.max_size, 'b');
+  const long w = o.window;
+  if (me == 0) {
+    char lib[256];
+    osu_shmem_library(lib, sizeof(lib));
+    osu_print_header(&kBench, &o, lib,
+                     o.nbi ? "window of shmem_putmem_nbi, one shmem_quiet per window, PE 0 -> PE 1"
+                           : "window of shmem_putmem, one shmem_quiet per window, PE 0 -> PE 1");
+  }
+  for (size_t size = o.min_size; size; size = osu_next_size(&o, size)) {
+    long iters = osu_iters(&kBench, &o, size);
+    int nb = osu_batches(&o, iters);
+    double us = 0;
+    shmem_barrier_all();
+    if (me == 0) {
+      if (o.nbi) {
+        OSU_TIMED(osu_warmup(&kBench, &o, size), iters, nb, &us, {
+          for (long j = 0; j < w; ++j) shmem_putmem_nbi(dst, src, size, 1);
+          shmem_quiet();
+        });
+      } else {
+        OSU_TIMED(osu_warmup(&kBench, &o, size), iters, nb, &us, {
+          for (long j = 0; j < w; ++j) shmem_putmem(dst, src, size, 1);
+          shmem_quiet();
+        });
+      }
+      osu_print_row(&o, size, osu_rate((double)w, us));
+    }
+  }
+  shmem_barrier_all();
+  osu_shmem_release(&o, dst);
+  osu_shmem_release(&o, src);
+  shmem_finalize();
+  return 0;
+}
