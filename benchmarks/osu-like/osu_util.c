@@ -266,7 +266,7 @@ void osu_print_header(const osu_bench_t* b, const osu_opts_t* o, const char* lib
     printf("%ld (<= %zu B) / %ld", b->iters_small, OSU_LARGE_SIZE, b->iters_large);
   }
   printf("; median of %d timed batches\n", o->batches);
-  if ((b->accept & OSU_ACCEPT_WINDOW) && o->window > 0) printf("# Window: %ld operations per quiet\n", o->window);
+  if ((b->accept & OSU_ACCEPT_WINDOW) && o->window > 0) printf("# Window: %ld operations per completion (quiet / flush)\n", o->window);
   if (b->metric == OSU_METRIC_LATENCY) printf("# Lower is better\n");
   else printf("# %s\n", b->metric == OSU_METRIC_ATOMIC ? "Latency: lower is better; rate: higher is better"
                                                          : "Higher is better");
