@@ -1,0 +1,199 @@
+// Public C API: setup and query, symmetric memory, teams and contexts (plus shmemx_wtime).
+// Argument errors are fatal in the core (one line naming the PE and the call); the spec's defined failure
+// returns (invalid team handles, contexts that cannot be made) are returned here.
+#include <climits>
+#include <cstring>
+#include <ctime>
+
+#include "core/api.hpp"
+#include "shmem.h"
+#include "shmemx.h"
+
+namespace {
+
+constexpr std::size_t kDefaultAlign = 64;  ///< shmem_malloc alignment: a cache line, as heapRealloc uses
+
+long numContexts(const shmem_team_config_t* config, long mask) {
+  return (config && (mask & SHMEM_TEAM_NUM_CONTEXTS)) ? config->num_contexts : 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+// ------------------------------------------------------------------------------------------ setup and query
+
+void shmem_init(void) { gshmem::runtimeInit("shmem_init", SHMEM_THREAD_SINGLE); }
+
+int shmem_init_thread(int requested, int* provided) {
+  int level = gshmem::runtimeInit("shmem_init_thread", requested);
+  if (provided) *provided = level;
+  return 0;
+}
+
+void shmem_query_thread(int* provided) {
+  if (provided) *provided = gshmem::runtimeThreadLevel();
+}
+
+void shmem_finalize(void) { gshmem::runtimeFinalize(); }
+
+void shmem_global_exit(int status) { gshmem::globalExit(status); }
+
+int shmem_my_pe(void) { return gshmem::g_rt.my_pe; }
+int shmem_n_pes(void) { return gshmem::g_rt.n_pes; }
+
+int shmem_pe_accessible(int pe) { return gshmem::peAccessible(pe) ? 1 : 0; }
+int shmem_addr_accessible(const void* addr, int pe) { return gshmem::addrAccessible(addr, pe) ? 1 : 0; }
+
+void* shmem_ptr(const void* dest, int pe) { return gshmem::ptrOf(dest, pe); }
+
+void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe) {
+  team = gshmem::teamCheck("shmem_team_ptr", team);
+  if (pe < 0 || pe >= team->size) gshmem::errorBadPe("shmem_team_ptr", pe, team->size);
+  return gshmem::ptrOf(dest, team->worldPe(pe));
+}
+
+void shmem_info_get_version(int* major, int* minor) {
+  if (major) *major = SHMEM_MAJOR_VERSION;
+  if (minor) *minor = SHMEM_MINOR_VERSION;
+}
+
+void shmem_info_get_name(char* name) {
+  static_assert(sizeof(SHMEM_VENDOR_STRING) <= SHMEM_MAX_NAME_LEN, "vendor string longer than SHMEM_MAX_NAME_LEN");
+  if (name) std::memcpy(name, SHMEM_VENDOR_STRING, sizeof(SHMEM_VENDOR_STRING));
+}
+
+// ------------------------------------------------------------------------------------------ symmetric memory
+
+void* shmem_malloc(size_t size) { return gshmem::heapAlloc("shmem_malloc", size, kDefaultAlign, false); }
+
+void* shmem_calloc(size_t count, size_t size) {
+  size_t bytes = 0;
+  if (__builtin_mul_overflow(count, size, &bytes))
+    gshmem::fatal("shmem_calloc", "count %zu times size %zu overflows size_t", count, size);
+  return gshmem::heapAlloc("shmem_calloc", bytes, kDefaultAlign, true);
+}
+
+void* shmem_align(size_t alignment, size_t size) {
+  return gshmem::heapAlloc("shmem_align", size, alignment < kDefaultAlign ? kDefaultAlign : alignment, false);
+}
+
+void* shmem_realloc(void* ptr, size_t size) { return gshmem::heapRealloc("shmem_realloc", ptr, size); }
+
+void shmem_free(void* ptr) { gshmem::heapFree("shmem_free", ptr); }
+
+void* shmem_malloc_with_hints(size_t size, long hints) {
+  (void)hints;  // advice only: every block supports remote atomics and signals
+  return gshmem::heapAlloc("shmem_malloc_with_hints", size, kDefaultAlign, false);
+}
+
+// --------------------------------------------------------------------------------------------------- teams
+
+int shmem_team_my_pe(shmem_team_t team) {
+  return team == SHMEM_TEAM_INVALID ? -1 : gshmem::teamCheck("shmem_team_my_pe", team)->my_index;
+}
+
+int shmem_team_n_pes(shmem_team_t team) {
+  return team == SHMEM_TEAM_INVALID ? -1 : gshmem::teamCheck("shmem_team_n_pes", team)->size;
+}
+
+int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t* config) {
+  if (team == SHMEM_TEAM_INVALID) return -1;
+  team = gshmem::teamCheck("shmem_team_get_config", team);
+  if (config && (config_mask & SHMEM_TEAM_NUM_CONTEXTS)) config->num_contexts = static_cast<int>(team->num_contexts);
+  return 0;
+}
+
+int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team) {
+  if (src_team == SHMEM_TEAM_INVALID || dest_team == SHMEM_TEAM_INVALID) return -1;
+  return gshmem::teamTranslate(gshmem::teamCheck("shmem_team_translate_pe", src_team), src_pe,
+                               gshmem::teamCheck("shmem_team_translate_pe", dest_team));
+}
+
+int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
+                             const shmem_team_config_t* config, long config_mask, shmem_team_t* new_team) {
+  const char* call = "shmem_team_split_strided";
+  if (new_team == nullptr) gshmem::ops::errorNull(call, "new_team");
+  *new_team = SHMEM_TEAM_INVALID;
+  if (parent_team == SHMEM_TEAM_INVALID) return -1;
+  *new_team = gshmem::teamSplitStrided(call, parent_team, start, stride, size, numContexts(config, config_mask));
+  return 0;
+}
+
+// The parent's PEs form a grid of rows of `xrange` consecutive PEs (the last row may be shorter).
+// x-axis teams are the rows (stride 1), y-axis teams the columns (stride xrange in the parent).
+// Every team is made by a split collective over the parent, so all parent PEs walk all rows and columns.
+int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t* xaxis_config,
+                        long xaxis_mask, shmem_team_t* xaxis_team, const shmem_team_config_t* yaxis_config,
+                        long yaxis_mask, shmem_team_t* yaxis_team) {
+  const char* call = "shmem_team_split_2d";
+  if (xaxis_team == nullptr) gshmem::ops::errorNull(call, "xaxis_team");
+  if (yaxis_team == nullptr) gshmem::ops::errorNull(call, "yaxis_team");
+  *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
+  if (parent_team == SHMEM_TEAM_INVALID) return -1;
+  parent_team = gshmem::teamCheck(call, parent_team);
+  if (xrange <= 0) gshmem::fatal(call, "xrange %d must be positive", xrange);
+  const int n = parent_team->size;
+  if (xrange > n) xrange = n;
+  const int rows = (n + xrange - 1) / xrange;
+  const long xctx = numContexts(xaxis_config, xaxis_mask), yctx = numContexts(yaxis_config, yaxis_mask);
+  for (int r = 0; r < rows; ++r) {
+    const int len = (r + 1) * xrange <= n ? xrange : n - r * xrange;
+    shmem_team_t t = gshmem::teamSplitStrided(call, parent_team, r * xrange, 1, len, xctx);
+    if (t) *xaxis_team = t;
+  }
+  for (int c = 0; c < xrange; ++c) {
+    const int len = (n - c + xrange - 1) / xrange;  // rows that reach column c
+    shmem_team_t t = gshmem::teamSplitStrided(call, parent_team, c, xrange, len, yctx);
+    if (t) *yaxis_team = t;
+  }
+  return 0;
+}
+
+void shmem_team_destroy(shmem_team_t team) {
+  if (team == SHMEM_TEAM_INVALID) return;
+  gshmem::teamDestroy("shmem_team_destroy", team);
+}
+
+// ------------------------------------------------------------------------------------------------ contexts
+
+int shmem_ctx_create(long options, shmem_ctx_t* ctx) {
+  if (ctx == nullptr) gshmem::ops::errorNull("shmem_ctx_create", "ctx");
+  *ctx = SHMEM_CTX_INVALID;
+  return gshmem::ctxCreate("shmem_ctx_create", SHMEM_TEAM_WORLD, options, ctx) == 0 ? 0 : -1;
+}
+
+int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx) {
+  if (ctx == nullptr) gshmem::ops::errorNull("shmem_team_create_ctx", "ctx");
+  *ctx = SHMEM_CTX_INVALID;
+  if (team == SHMEM_TEAM_INVALID) return -1;
+  shmem_ctx_t made = SHMEM_CTX_INVALID;
+  if (gshmem::ctxCreate("shmem_team_create_ctx", team, options, &made) != 0) return -1;
+  *ctx = made;
+  return 0;
+}
+
+void shmem_ctx_destroy(shmem_ctx_t ctx) {
+  if (ctx == SHMEM_CTX_INVALID) return;  // no-op per the specification
+  gshmem::ctxDestroy("shmem_ctx_destroy", ctx);
+}
+
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) {
+  if (team == nullptr) gshmem::ops::errorNull("shmem_ctx_get_team", "team");
+  if (ctx == SHMEM_CTX_INVALID) {
+    *team = SHMEM_TEAM_INVALID;
+    return -1;
+  }
+  *team = ctx->team ? ctx->team : SHMEM_TEAM_WORLD;
+  return 0;
+}
+
+// ------------------------------------------------------------------------------------------ extensions
+
+double shmemx_wtime(void) {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+}  // extern "C"
