@@ -1,0 +1,64 @@
+// Collectives layer internals: the group a collective runs over, its synchronization, and peer access helpers.
+// A group is either a team (1.5 API; synchronized by the core's team sync) or a deprecated active set
+// (synchronized through the user's pSync array, see group.cpp). Every algorithm here is written once over a
+// Group, so the 1.5 and 1.4 entry points share it.
+//
+// Data is moved with ops::put/get (world PE numbers, default context), and reductions read peers' sources in place
+// through ptrOf() when the peer is mapped, with an ops::get fallback: both keep working when a remote transport
+// arrives. Every algorithm brackets its data movement with group syncs; groupSync() completes this PE's puts
+// first (quiet), so data written before a sync is visible to every member after it.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "core/api.hpp"
+#include "gshmem/c/types.h"
+
+namespace gshmem::coll {
+
+/// The PEs of one collective call, numbered 0..size-1 (PE i is world PE start + i * stride).
+struct Group {
+  const char* call = nullptr;   ///< public name, for errors
+  int start = 0, stride = 1, size = 1;
+  int me = 0;                   ///< this PE's number in the group
+  gshmem_team* team = nullptr;  ///< team-based: synchronized by teamSync
+  long* psync = nullptr;        ///< active set: the user's pSync (SHMEM_SYNC_SIZE longs)
+  int worldPe(int i) const { return start + i * stride; }
+};
+
+/// Validated group of a team-based collective; fatal (naming `call`) for an invalid team or a non-member.
+Group teamGroup(const char* call, gshmem_team* team);
+/// Validated group of a deprecated active-set collective; fatal when the set is out of range, this PE is not in
+/// it, or pSync is not a symmetric long array.
+Group activeSetGroup(const char* call, int PE_start, int logPE_stride, int PE_size, long* pSync);
+/// quiet, then a barrier over the group. Safe to call back-to-back on the same group/pSync.
+void groupSync(const Group& g);
+/// Fatal unless 0 <= root < g.size.
+void checkRoot(const Group& g, int root);
+
+/// pSync words used by the active-set protocols (the rest of the array is untouched).
+enum PsyncWord : int {
+  kPsArrive = 0,   ///< tree barrier: children's arrivals, counted at the parent
+  kPsRelease = 1,  ///< tree barrier: release flag set by the parent
+  kPsChain = 2,    ///< collect: running offset handed from member i to member i+1
+  kPsWords = 3,
+};
+static_assert(SHMEM_COLLECT_SYNC_SIZE >= kPsWords && SHMEM_BARRIER_SYNC_SIZE >= kPsWords &&
+                  SHMEM_BCAST_SYNC_SIZE >= kPsWords && SHMEM_REDUCE_SYNC_SIZE >= kPsWords &&
+                  SHMEM_ALLTOALL_SYNC_SIZE >= kPsWords && SHMEM_ALLTOALLS_SYNC_SIZE >= kPsWords,
+              "the pSync protocols need kPsWords longs");
+
+/// Exclusive prefix sum over the group: returns the sum of `mine` over members 0..me-1. Collective, and it
+/// contains the call's first group sync: on return every member has entered the call.
+std::size_t exclusivePrefix(const Group& g, std::size_t mine);
+
+// ---- data movement (data_movement.cpp), byte-based; `bytes` counts bytes per block
+void broadcastBytes(const Group& g, void* dest, const void* source, std::size_t bytes, int root, bool write_root);
+void fcollectBytes(const Group& g, void* dest, const void* source, std::size_t bytes);
+void collectBytes(const Group& g, void* dest, const void* source, std::size_t bytes);
+void alltoallBytes(const Group& g, void* dest, const void* source, std::size_t bytes);
+/// Strided all-to-all: `nelems` elements of `esize` bytes per peer; strides in elements.
+void alltoallsBytes(const Group& g, void* dest, const void* source, std::ptrdiff_t dst, std::ptrdiff_t sst,
+                    std::size_t nelems, std::size_t esize);
+
+}  // namespace gshmem::coll

@@ -1,0 +1,165 @@
+// Groups of a collective call and their synchronization; the deprecated active-set barrier.
+//
+// Active-set barrier design (pSync, no lost wake-ups)
+// ---------------------------------------------------
+// Members form a 4-ary tree rooted at member 0 (children of i: 4i+1 .. 4i+4). pSync[kPsArrive] of a member
+// counts its children's arrivals; pSync[kPsRelease] is its release flag. One barrier is:
+//   1. wait until my arrival counter reaches SYNC_VALUE + #children, then subtract #children (back to SYNC_VALUE);
+//   2. non-root: atomically add 1 to my parent's arrival counter, wait for my release flag, reset it;
+//   3. set each child's release flag.
+// Why a fast PE cannot wake a slow one too early or be lost when the same pSync is reused at once:
+//   - my arrival counter is only incremented by my children, and a child arrives at barrier k+1 only after I
+//     released it in barrier k, which I do after step 1 restored the counter. Even an early increment would not
+//     be lost: step 1 subtracts instead of storing.
+//   - my release flag is only set by my parent, and in barrier k+1 only after I arrived there (step 2 of k+1),
+//     which is after I reset the flag in barrier k.
+// So every pSync word has exactly one "signal" in flight per barrier and is restored to SYNC_VALUE before the
+// signal of the next barrier can be sent: consecutive barriers (and the two or three syncs inside one
+// collective) may share one pSync. Arrivals are sequentially consistent RMWs after a quiet and the release is a
+// seq_cst store, so every member's writes before the barrier are visible to every member after it.
+//
+// Collect offsets on an active set use one more word, pSync[kPsChain]: member i waits for the running offset
+// from member i-1 (encoded as SYNC_VALUE + 1 + offset), resets the word, and passes offset + its count to
+// member i+1. The word of member i is written once per call, after the call's first barrier (so member i has
+// entered the call), and reset by member i before the call's last barrier: the same argument applies.
+#include <cstring>
+
+#include "collectives/coll.hpp"
+
+namespace gshmem::coll {
+
+namespace {
+
+constexpr int kRadix = 4;
+constexpr long kSyncValue = SHMEM_SYNC_VALUE;
+
+long loadAcquire(const long* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+
+void psyncBarrier(const Group& g) {
+  long* ps = g.psync;
+  const gshmem_ctx* ctx = ctxDefault();
+  const int first_child = g.me * kRadix + 1;
+  int nchild = g.size - first_child;
+  nchild = nchild < 0 ? 0 : (nchild > kRadix ? kRadix : nchild);
+  if (nchild > 0) {
+    waitFor([&] { return loadAcquire(&ps[kPsArrive]) >= kSyncValue + nchild; });
+    __atomic_fetch_sub(&ps[kPsArrive], static_cast<long>(nchild), __ATOMIC_SEQ_CST);
+  }
+  if (g.me != 0) {
+    ops::amo<long>(g.call, ctx, AmoOp::Add, &ps[kPsArrive], 1L, 0L, g.worldPe((g.me - 1) / kRadix));
+    waitFor([&] { return loadAcquire(&ps[kPsRelease]) != kSyncValue; });
+    __atomic_store_n(&ps[kPsRelease], kSyncValue, __ATOMIC_SEQ_CST);
+  }
+  for (int c = 0; c < nchild; ++c)
+    ops::amo<long>(g.call, ctx, AmoOp::Set, &ps[kPsRelease], kSyncValue + 1, 0L, g.worldPe(first_child + c));
+}
+
+// ---- per-team count exchange for collect on teams.
+// Each member publishes its count into slot [me] of every member's scratch, then syncs and sums slots 0..me-1.
+// A slot is rewritten only by the next collect of a member that has left the previous one's final sync, which
+// every member enters after reading: no slot is overwritten while still being read.
+// TODO(core): the runtime does not reserve symmetric scratch per team yet. Until it does, teams that span
+// SHMEM_TEAM_WORLD use one array allocated from the symmetric heap on first use (every world PE is in that call,
+// so the collective allocation is legal there); smaller teams are refused with a clear message.
+uint64_t* g_world_counts = nullptr;
+const char* g_world_counts_heap = nullptr;  ///< heap base when allocated (a re-initialized runtime reallocates)
+
+uint64_t* teamCounts(const Group& g) {
+  if (g.size != g_rt.n_pes)
+    fatal(g.call, "collect on a team smaller than SHMEM_TEAM_WORLD (%d of %d PEs) is not supported yet; use "
+                  "fcollect, or collect on SHMEM_TEAM_WORLD",
+          g.size, g_rt.n_pes);
+  if (g_world_counts == nullptr || g_world_counts_heap != g_rt.base[kRegionHeap]) {
+    g_world_counts = static_cast<uint64_t*>(heapAlloc(g.call, sizeof(uint64_t) * g_rt.n_pes, 64, true));
+    g_world_counts_heap = g_rt.base[kRegionHeap];
+  }
+  return g_world_counts;
+}
+
+}  // namespace
+
+Group teamGroup(const char* call, gshmem_team* team) {
+  team = teamCheck(call, team);
+  if (GSHMEM_UNLIKELY(team->my_index < 0)) fatal(call, "this PE is not a member of the team");
+  Group g;
+  g.call = call;
+  g.start = team->start;
+  g.stride = team->stride;
+  g.size = team->size;
+  g.me = team->my_index;
+  g.team = team;
+  return g;
+}
+
+Group activeSetGroup(const char* call, int PE_start, int logPE_stride, int PE_size, long* pSync) {
+  ops::requireInit(call);
+  const int n = g_rt.n_pes;
+  if (GSHMEM_UNLIKELY(logPE_stride < 0 || logPE_stride > 30))
+    fatal(call, "logPE_stride %d is out of range (0..30)", logPE_stride);
+  const long stride = 1L << logPE_stride;
+  if (GSHMEM_UNLIKELY(PE_size < 1 || PE_start < 0 || PE_start >= n || PE_start + (PE_size - 1) * stride >= n))
+    fatal(call, "active set PE_start %d, logPE_stride %d, PE_size %d does not fit in %d PEs", PE_start,
+          logPE_stride, PE_size, n);
+  const long rel = g_rt.my_pe - PE_start;
+  if (GSHMEM_UNLIKELY(rel < 0 || rel % stride != 0 || rel / stride >= PE_size))
+    fatal(call, "this PE is not in the active set (PE_start %d, logPE_stride %d, PE_size %d)", PE_start,
+          logPE_stride, PE_size);
+  if (GSHMEM_UNLIKELY(pSync == nullptr)) ops::errorNull(call, "pSync");
+  if (GSHMEM_UNLIKELY(reinterpret_cast<uintptr_t>(pSync) % alignof(long)))
+    ops::errorMisaligned(call, pSync, alignof(long));
+  peerPtr(call, "pSync", pSync, kPsWords * sizeof(long), g_rt.my_pe);  // symmetric, or fatal
+  Group g;
+  g.call = call;
+  g.start = PE_start;
+  g.stride = static_cast<int>(stride);
+  g.size = PE_size;
+  g.me = static_cast<int>(rel / stride);
+  g.psync = pSync;
+  return g;
+}
+
+void groupSync(const Group& g) {
+  ops::quiet(ctxDefault());
+  if (g.size <= 1) return;
+  if (g.team) teamSync(g.call, g.team);
+  else psyncBarrier(g);
+}
+
+void checkRoot(const Group& g, int root) {
+  if (GSHMEM_UNLIKELY(root < 0 || root >= g.size))
+    fatal(g.call, "PE_root %d is out of range (the %s has %d PEs)", root, g.team ? "team" : "active set", g.size);
+}
+
+std::size_t exclusivePrefix(const Group& g, std::size_t mine) {
+  if (g.team) {
+    uint64_t* counts = teamCounts(g);
+    for (int i = 0; i < g.size; ++i)
+      ops::amo<uint64_t>(g.call, ctxDefault(), AmoOp::Set, &counts[g.me], mine, 0, g.worldPe(i));
+    groupSync(g);
+    std::size_t off = 0;
+    for (int i = 0; i < g.me; ++i) off += __atomic_load_n(&counts[i], __ATOMIC_ACQUIRE);
+    return off;
+  }
+  groupSync(g);
+  long* ps = g.psync;
+  std::size_t off = 0;
+  if (g.me > 0) {
+    long v;
+    waitFor([&] { return (v = loadAcquire(&ps[kPsChain])) != kSyncValue; });
+    __atomic_store_n(&ps[kPsChain], kSyncValue, __ATOMIC_SEQ_CST);
+    off = static_cast<std::size_t>(v - kSyncValue - 1);
+  }
+  if (g.me + 1 < g.size)
+    ops::amo<long>(g.call, ctxDefault(), AmoOp::Set, &ps[kPsChain], kSyncValue + 1 + static_cast<long>(off + mine),
+                   0L, g.worldPe(g.me + 1));
+  return off;
+}
+
+}  // namespace gshmem::coll
+
+using gshmem::coll::Group;
+
+extern "C" void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long* pSync) {
+  Group g = gshmem::coll::activeSetGroup("shmem_barrier", PE_start, logPE_stride, PE_size, pSync);
+  gshmem::coll::groupSync(g);
+}
