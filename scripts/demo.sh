@@ -34,15 +34,9 @@ for bench in osu_oshm_put_lat osu_oshm_put_bw; do
 done
 
 compare="$GSHMEM_ROOT/benchmarks/compare"
-if [[ -d "$compare" ]]; then
-  # A folder: run its entry point.
-  for c in "$compare/compare" "$compare/compare.sh" "$compare/compare.py" "$compare/run"; do
-    [[ -x "$c" ]] && { compare="$c"; break; }
-  done
-fi
 if [[ -f "$compare" && -x "$compare" ]]; then
-  phase_begin "benchmarks/compare --quick"
-  BUILD_DIR="$BUILD_DIR" "$compare" --quick
+  phase_begin "benchmarks/compare --quick (gshmem vs its peers)"
+  "$compare" --quick --build "$BUILD_DIR"
   phase_end
 else
   echo "demo: benchmarks/compare not present; skipping the comparison"
