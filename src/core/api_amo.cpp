@@ -17,18 +17,17 @@ inline const gshmem_ctx* ctxArg(const char* call, shmem_ctx_t ctx) {
 #define GSHMEM_STRIP(...) __VA_ARGS__
 // GSHMEM_API2(RET, NAME, (params), expr): defines shmem_NAME(params) and shmem_ctx_NAME(ctx, params), both
 // returning `expr`, which may use `call_` (the public name) and `ctx_` (the internal context).
-#define GSHMEM_API2(RET, NAME, PARAMS, ...)                                        \
-  RET shmem_##NAME PARAMS {                                                        \
-    const char* const call_ = "shmem_" #NAME;                                      \
-    const gshmem_ctx* const ctx_ = SHMEM_CTX_DEFAULT;                              \
-    return __VA_ARGS__;                                                            \
-  }                                                                                \
-  RET shmem_ctx_##NAME(shmem_ctx_t ctx, GSHMEM_STRIP PARAMS) {                     \
-    const char* const call_ = "shmem_ctx_" #NAME;                                  \
-    const gshmem_ctx* const ctx_ = ctxArg(call_, ctx);                             \
-    return __VA_ARGS__;                                                            \
+#define GSHMEM_API2(RET, NAME, PARAMS, ...)                    \
+  RET shmem_##NAME PARAMS {                                    \
+    const char* const call_ = "shmem_" #NAME;                  \
+    const gshmem_ctx* const ctx_ = SHMEM_CTX_DEFAULT;          \
+    return __VA_ARGS__;                                        \
+  }                                                            \
+  RET shmem_ctx_##NAME(shmem_ctx_t ctx, GSHMEM_STRIP PARAMS) { \
+    const char* const call_ = "shmem_ctx_" #NAME;              \
+    const gshmem_ctx* const ctx_ = ctxArg(call_, ctx);         \
+    return __VA_ARGS__;                                        \
   }
-
 
 using gshmem::AmoOp;
 using gshmem::ops::amo;
@@ -37,48 +36,52 @@ using gshmem::ops::amo;
 extern "C" {
 
 // ---- fetch, set, swap (+ _nbi): AMO14
-#define GSHMEM_DEF_AMO_EXT(T, N)                                                                                 \
-  GSHMEM_API2(T, N##_atomic_fetch, (const T* source, int pe),                                                    \
-              amo<T>(call_, ctx_, AmoOp::Fetch, const_cast<T*>(source), GSHMEM_ZERO(T), GSHMEM_ZERO(T), pe))                           \
-  GSHMEM_API2(void, N##_atomic_set, (T* dest, T value, int pe),                                                  \
-              (void)amo<T>(call_, ctx_, AmoOp::Set, dest, value, GSHMEM_ZERO(T), pe))                                       \
-  GSHMEM_API2(T, N##_atomic_swap, (T* dest, T value, int pe), amo<T>(call_, ctx_, AmoOp::Swap, dest, value, GSHMEM_ZERO(T), pe)) \
-  GSHMEM_API2(void, N##_atomic_fetch_nbi, (T* fetch, const T* source, int pe),                                   \
-              (void)(*fetch = amo<T>(call_, ctx_, AmoOp::Fetch, const_cast<T*>(source), GSHMEM_ZERO(T), GSHMEM_ZERO(T), pe)))          \
-  GSHMEM_API2(void, N##_atomic_swap_nbi, (T* fetch, T* dest, T value, int pe),                                   \
+#define GSHMEM_DEF_AMO_EXT(T, N)                                                                                      \
+  GSHMEM_API2(T, N##_atomic_fetch, (const T* source, int pe),                                                         \
+              amo<T>(call_, ctx_, AmoOp::Fetch, const_cast<T*>(source), GSHMEM_ZERO(T), GSHMEM_ZERO(T), pe))          \
+  GSHMEM_API2(void, N##_atomic_set, (T * dest, T value, int pe),                                                      \
+              (void)amo<T>(call_, ctx_, AmoOp::Set, dest, value, GSHMEM_ZERO(T), pe))                                 \
+  GSHMEM_API2(T, N##_atomic_swap, (T * dest, T value, int pe),                                                        \
+              amo<T>(call_, ctx_, AmoOp::Swap, dest, value, GSHMEM_ZERO(T), pe))                                      \
+  GSHMEM_API2(                                                                                                        \
+      void, N##_atomic_fetch_nbi, (T * fetch, const T* source, int pe),                                               \
+      (void)(*fetch = amo<T>(call_, ctx_, AmoOp::Fetch, const_cast<T*>(source), GSHMEM_ZERO(T), GSHMEM_ZERO(T), pe))) \
+  GSHMEM_API2(void, N##_atomic_swap_nbi, (T * fetch, T * dest, T value, int pe),                                      \
               (void)(*fetch = amo<T>(call_, ctx_, AmoOp::Swap, dest, value, GSHMEM_ZERO(T), pe)))
 GSHMEM_AMO_STD_TYPES(GSHMEM_DEF_AMO_EXT)
 GSHMEM_AMO_EXT_TYPES(GSHMEM_DEF_AMO_EXT)
 
 // ---- compare_swap, inc, add (+ fetching and _nbi forms): AMO12
-#define GSHMEM_DEF_AMO_STD(T, N)                                                                                 \
-  GSHMEM_API2(T, N##_atomic_compare_swap, (T* dest, T cond, T value, int pe),                                    \
-              amo<T>(call_, ctx_, AmoOp::CompareSwap, dest, value, cond, pe))                                    \
-  GSHMEM_API2(T, N##_atomic_fetch_inc, (T* dest, int pe), amo<T>(call_, ctx_, AmoOp::FetchInc, dest, GSHMEM_ZERO(T), GSHMEM_ZERO(T), pe)) \
-  GSHMEM_API2(void, N##_atomic_inc, (T* dest, int pe), (void)amo<T>(call_, ctx_, AmoOp::Inc, dest, GSHMEM_ZERO(T), GSHMEM_ZERO(T), pe)) \
-  GSHMEM_API2(T, N##_atomic_fetch_add, (T* dest, T value, int pe),                                               \
-              amo<T>(call_, ctx_, AmoOp::FetchAdd, dest, value, GSHMEM_ZERO(T), pe))                                        \
-  GSHMEM_API2(void, N##_atomic_add, (T* dest, T value, int pe),                                                  \
-              (void)amo<T>(call_, ctx_, AmoOp::Add, dest, value, GSHMEM_ZERO(T), pe))                                       \
-  GSHMEM_API2(void, N##_atomic_compare_swap_nbi, (T* fetch, T* dest, T cond, T value, int pe),                   \
-              (void)(*fetch = amo<T>(call_, ctx_, AmoOp::CompareSwap, dest, value, cond, pe)))                   \
-  GSHMEM_API2(void, N##_atomic_fetch_inc_nbi, (T* fetch, T* dest, int pe),                                       \
-              (void)(*fetch = amo<T>(call_, ctx_, AmoOp::FetchInc, dest, GSHMEM_ZERO(T), GSHMEM_ZERO(T), pe)))                         \
-  GSHMEM_API2(void, N##_atomic_fetch_add_nbi, (T* fetch, T* dest, T value, int pe),                              \
+#define GSHMEM_DEF_AMO_STD(T, N)                                                                               \
+  GSHMEM_API2(T, N##_atomic_compare_swap, (T * dest, T cond, T value, int pe),                                 \
+              amo<T>(call_, ctx_, AmoOp::CompareSwap, dest, value, cond, pe))                                  \
+  GSHMEM_API2(T, N##_atomic_fetch_inc, (T * dest, int pe),                                                     \
+              amo<T>(call_, ctx_, AmoOp::FetchInc, dest, GSHMEM_ZERO(T), GSHMEM_ZERO(T), pe))                  \
+  GSHMEM_API2(void, N##_atomic_inc, (T * dest, int pe),                                                        \
+              (void)amo<T>(call_, ctx_, AmoOp::Inc, dest, GSHMEM_ZERO(T), GSHMEM_ZERO(T), pe))                 \
+  GSHMEM_API2(T, N##_atomic_fetch_add, (T * dest, T value, int pe),                                            \
+              amo<T>(call_, ctx_, AmoOp::FetchAdd, dest, value, GSHMEM_ZERO(T), pe))                           \
+  GSHMEM_API2(void, N##_atomic_add, (T * dest, T value, int pe),                                               \
+              (void)amo<T>(call_, ctx_, AmoOp::Add, dest, value, GSHMEM_ZERO(T), pe))                          \
+  GSHMEM_API2(void, N##_atomic_compare_swap_nbi, (T * fetch, T * dest, T cond, T value, int pe),               \
+              (void)(*fetch = amo<T>(call_, ctx_, AmoOp::CompareSwap, dest, value, cond, pe)))                 \
+  GSHMEM_API2(void, N##_atomic_fetch_inc_nbi, (T * fetch, T * dest, int pe),                                   \
+              (void)(*fetch = amo<T>(call_, ctx_, AmoOp::FetchInc, dest, GSHMEM_ZERO(T), GSHMEM_ZERO(T), pe))) \
+  GSHMEM_API2(void, N##_atomic_fetch_add_nbi, (T * fetch, T * dest, T value, int pe),                          \
               (void)(*fetch = amo<T>(call_, ctx_, AmoOp::FetchAdd, dest, value, GSHMEM_ZERO(T), pe)))
 GSHMEM_AMO_STD_TYPES(GSHMEM_DEF_AMO_STD)
 
 // ---- and, or, xor (+ fetching and _nbi forms): BIT7
-#define GSHMEM_DEF_AMO_BITOP(T, N, OP, FETCH, PLAIN)                                                             \
-  GSHMEM_API2(T, N##_atomic_fetch_##OP, (T* dest, T value, int pe),                                              \
-              amo<T>(call_, ctx_, AmoOp::FETCH, dest, value, GSHMEM_ZERO(T), pe))                                           \
-  GSHMEM_API2(void, N##_atomic_##OP, (T* dest, T value, int pe),                                                 \
-              (void)amo<T>(call_, ctx_, AmoOp::PLAIN, dest, value, GSHMEM_ZERO(T), pe))                                     \
-  GSHMEM_API2(void, N##_atomic_fetch_##OP##_nbi, (T* fetch, T* dest, T value, int pe),                           \
+#define GSHMEM_DEF_AMO_BITOP(T, N, OP, FETCH, PLAIN)                                     \
+  GSHMEM_API2(T, N##_atomic_fetch_##OP, (T * dest, T value, int pe),                     \
+              amo<T>(call_, ctx_, AmoOp::FETCH, dest, value, GSHMEM_ZERO(T), pe))        \
+  GSHMEM_API2(void, N##_atomic_##OP, (T * dest, T value, int pe),                        \
+              (void)amo<T>(call_, ctx_, AmoOp::PLAIN, dest, value, GSHMEM_ZERO(T), pe))  \
+  GSHMEM_API2(void, N##_atomic_fetch_##OP##_nbi, (T * fetch, T * dest, T value, int pe), \
               (void)(*fetch = amo<T>(call_, ctx_, AmoOp::FETCH, dest, value, GSHMEM_ZERO(T), pe)))
-#define GSHMEM_DEF_AMO_BIT(T, N)                     \
-  GSHMEM_DEF_AMO_BITOP(T, N, and, FetchAnd, And)     \
-  GSHMEM_DEF_AMO_BITOP(T, N, or, FetchOr, Or)        \
+#define GSHMEM_DEF_AMO_BIT(T, N)                 \
+  GSHMEM_DEF_AMO_BITOP(T, N, and, FetchAnd, And) \
+  GSHMEM_DEF_AMO_BITOP(T, N, or, FetchOr, Or)    \
   GSHMEM_DEF_AMO_BITOP(T, N, xor, FetchXor, Xor)
 GSHMEM_AMO_BIT_TYPES(GSHMEM_DEF_AMO_BIT)
 

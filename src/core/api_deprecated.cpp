@@ -35,47 +35,47 @@ void shmem_udcflush_line(void* dest) { (void)dest; }
 
 // ---- AMO: shmem_TYPENAME_{fetch,set,swap} and shmem_TYPENAME_{cswap,finc,inc,fadd,add}
 #define GSHMEM_AMO_CALL(OP, DEST, VALUE, COND, PE) amo(call, SHMEM_CTX_DEFAULT, AmoOp::OP, DEST, VALUE, COND, PE)
-#define GSHMEM_DEF_DEPR_AMO_EXT(T, N)                                                         \
-  T shmem_##N##_fetch(const T* source, int pe) {                                              \
-    const char* call = "shmem_" #N "_fetch";                                                  \
+#define GSHMEM_DEF_DEPR_AMO_EXT(T, N)                                                          \
+  T shmem_##N##_fetch(const T* source, int pe) {                                               \
+    const char* call = "shmem_" #N "_fetch";                                                   \
     return GSHMEM_AMO_CALL(Fetch, const_cast<T*>(source), GSHMEM_ZERO(T), GSHMEM_ZERO(T), pe); \
-  }                                                                                           \
-  void shmem_##N##_set(T* dest, T value, int pe) {                                            \
-    const char* call = "shmem_" #N "_set";                                                    \
-    GSHMEM_AMO_CALL(Set, dest, value, GSHMEM_ZERO(T), pe);                                    \
-  }                                                                                           \
-  T shmem_##N##_swap(T* dest, T value, int pe) {                                              \
-    const char* call = "shmem_" #N "_swap";                                                   \
-    return GSHMEM_AMO_CALL(Swap, dest, value, GSHMEM_ZERO(T), pe);                            \
+  }                                                                                            \
+  void shmem_##N##_set(T* dest, T value, int pe) {                                             \
+    const char* call = "shmem_" #N "_set";                                                     \
+    GSHMEM_AMO_CALL(Set, dest, value, GSHMEM_ZERO(T), pe);                                     \
+  }                                                                                            \
+  T shmem_##N##_swap(T* dest, T value, int pe) {                                               \
+    const char* call = "shmem_" #N "_swap";                                                    \
+    return GSHMEM_AMO_CALL(Swap, dest, value, GSHMEM_ZERO(T), pe);                             \
   }
-#define GSHMEM_DEF_DEPR_AMO_STD(T, N)                                                  \
-  T shmem_##N##_cswap(T* dest, T cond, T value, int pe) {                              \
-    const char* call = "shmem_" #N "_cswap";                                           \
-    return GSHMEM_AMO_CALL(CompareSwap, dest, value, cond, pe);                        \
-  }                                                                                    \
-  T shmem_##N##_finc(T* dest, int pe) {                                                \
-    const char* call = "shmem_" #N "_finc";                                            \
-    return GSHMEM_AMO_CALL(FetchInc, dest, GSHMEM_ZERO(T), GSHMEM_ZERO(T), pe);        \
-  }                                                                                    \
-  void shmem_##N##_inc(T* dest, int pe) {                                              \
-    const char* call = "shmem_" #N "_inc";                                             \
-    GSHMEM_AMO_CALL(Inc, dest, GSHMEM_ZERO(T), GSHMEM_ZERO(T), pe);                    \
-  }                                                                                    \
-  T shmem_##N##_fadd(T* dest, T value, int pe) {                                       \
-    const char* call = "shmem_" #N "_fadd";                                            \
-    return GSHMEM_AMO_CALL(FetchAdd, dest, value, GSHMEM_ZERO(T), pe);                 \
-  }                                                                                    \
-  void shmem_##N##_add(T* dest, T value, int pe) {                                     \
-    const char* call = "shmem_" #N "_add";                                             \
-    GSHMEM_AMO_CALL(Add, dest, value, GSHMEM_ZERO(T), pe);                             \
+#define GSHMEM_DEF_DEPR_AMO_STD(T, N)                                           \
+  T shmem_##N##_cswap(T* dest, T cond, T value, int pe) {                       \
+    const char* call = "shmem_" #N "_cswap";                                    \
+    return GSHMEM_AMO_CALL(CompareSwap, dest, value, cond, pe);                 \
+  }                                                                             \
+  T shmem_##N##_finc(T* dest, int pe) {                                         \
+    const char* call = "shmem_" #N "_finc";                                     \
+    return GSHMEM_AMO_CALL(FetchInc, dest, GSHMEM_ZERO(T), GSHMEM_ZERO(T), pe); \
+  }                                                                             \
+  void shmem_##N##_inc(T* dest, int pe) {                                       \
+    const char* call = "shmem_" #N "_inc";                                      \
+    GSHMEM_AMO_CALL(Inc, dest, GSHMEM_ZERO(T), GSHMEM_ZERO(T), pe);             \
+  }                                                                             \
+  T shmem_##N##_fadd(T* dest, T value, int pe) {                                \
+    const char* call = "shmem_" #N "_fadd";                                     \
+    return GSHMEM_AMO_CALL(FetchAdd, dest, value, GSHMEM_ZERO(T), pe);          \
+  }                                                                             \
+  void shmem_##N##_add(T* dest, T value, int pe) {                              \
+    const char* call = "shmem_" #N "_add";                                      \
+    GSHMEM_AMO_CALL(Add, dest, value, GSHMEM_ZERO(T), pe);                      \
   }
 GSHMEM_DEPR_AMO_EXT_TYPES(GSHMEM_DEF_DEPR_AMO_EXT)
 GSHMEM_DEPR_AMO_STD_TYPES(GSHMEM_DEF_DEPR_AMO_STD)
 
 // ---- shmem_TYPENAME_wait: block while *ivar == cmp_value
-#define GSHMEM_DEF_DEPR_WAIT(T, N)                                                  \
-  void shmem_##N##_wait(T* ivar, T cmp_value) {                                     \
-    gshmem::ops::waitUntil<T>("shmem_" #N "_wait", ivar, SHMEM_CMP_NE, cmp_value);  \
+#define GSHMEM_DEF_DEPR_WAIT(T, N)                                                 \
+  void shmem_##N##_wait(T* ivar, T cmp_value) {                                    \
+    gshmem::ops::waitUntil<T>("shmem_" #N "_wait", ivar, SHMEM_CMP_NE, cmp_value); \
   }
 GSHMEM_DEPR_WAIT_TYPES(GSHMEM_DEF_DEPR_WAIT)
 

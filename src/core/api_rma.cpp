@@ -17,16 +17,16 @@ inline const gshmem_ctx* ctxArg(const char* call, shmem_ctx_t ctx) {
 #define GSHMEM_STRIP(...) __VA_ARGS__
 // GSHMEM_API2(RET, NAME, (params), expr): defines shmem_NAME(params) and shmem_ctx_NAME(ctx, params), both
 // returning `expr`, which may use `call_` (the public name) and `ctx_` (the internal context).
-#define GSHMEM_API2(RET, NAME, PARAMS, ...)                                        \
-  RET shmem_##NAME PARAMS {                                                        \
-    const char* const call_ = "shmem_" #NAME;                                      \
-    const gshmem_ctx* const ctx_ = SHMEM_CTX_DEFAULT;                              \
-    return __VA_ARGS__;                                                            \
-  }                                                                                \
-  RET shmem_ctx_##NAME(shmem_ctx_t ctx, GSHMEM_STRIP PARAMS) {                     \
-    const char* const call_ = "shmem_ctx_" #NAME;                                  \
-    const gshmem_ctx* const ctx_ = ctxArg(call_, ctx);                             \
-    return __VA_ARGS__;                                                            \
+#define GSHMEM_API2(RET, NAME, PARAMS, ...)                    \
+  RET shmem_##NAME PARAMS {                                    \
+    const char* const call_ = "shmem_" #NAME;                  \
+    const gshmem_ctx* const ctx_ = SHMEM_CTX_DEFAULT;          \
+    return __VA_ARGS__;                                        \
+  }                                                            \
+  RET shmem_ctx_##NAME(shmem_ctx_t ctx, GSHMEM_STRIP PARAMS) { \
+    const char* const call_ = "shmem_ctx_" #NAME;              \
+    const gshmem_ctx* const ctx_ = ctxArg(call_, ctx);         \
+    return __VA_ARGS__;                                        \
   }
 
 using gshmem::ops::get;
@@ -36,50 +36,48 @@ using gshmem::ops::put;
 using gshmem::ops::putSignal;
 
 // shmem_[ctx_]NAME(dest, source, nelems, sig_addr, signal, sig_op, pe) for elements of ESIZE bytes.
-#define GSHMEM_DEF_SIGNAL(NAME, DT, ESIZE)                                                                 \
-  GSHMEM_API2(void, NAME, (DT* dest, const DT* source, size_t nelems, uint64_t* sig_addr, uint64_t signal, \
-                           int sig_op, int pe),                                                            \
-              putSignal(call_, ctx_, dest, source, nelems * (ESIZE), sig_addr, signal, sig_op, pe))
+#define GSHMEM_DEF_SIGNAL(NAME, DT, ESIZE)                                                                           \
+  GSHMEM_API2(void, NAME,                                                                                            \
+              (DT * dest, const DT* source, size_t nelems, uint64_t* sig_addr, uint64_t signal, int sig_op, int pe), \
+              putSignal(call_, ctx_, dest, source, nelems*(ESIZE), sig_addr, signal, sig_op, pe))
 
 extern "C" {
 
 // ---- typed: shmem_[ctx_]TYPENAME_{put,get,put_nbi,get_nbi,p,g,iput,iget,put_signal,put_signal_nbi}
-#define GSHMEM_DEF_RMA_TYPED(T, N)                                                                                \
-  GSHMEM_API2(void, N##_put, (T* dest, const T* source, size_t nelems, int pe),                                   \
-              put(call_, ctx_, dest, source, nelems * sizeof(T), pe))                                             \
-  GSHMEM_API2(void, N##_get, (T* dest, const T* source, size_t nelems, int pe),                                   \
-              get(call_, ctx_, dest, source, nelems * sizeof(T), pe))                                             \
-  GSHMEM_API2(void, N##_put_nbi, (T* dest, const T* source, size_t nelems, int pe),                               \
-              put(call_, ctx_, dest, source, nelems * sizeof(T), pe))                                             \
-  GSHMEM_API2(void, N##_get_nbi, (T* dest, const T* source, size_t nelems, int pe),                               \
-              get(call_, ctx_, dest, source, nelems * sizeof(T), pe))                                             \
-  GSHMEM_API2(void, N##_p, (T* dest, T value, int pe), gshmem::ops::p<T>(call_, ctx_, dest, value, pe))           \
-  GSHMEM_API2(T, N##_g, (const T* source, int pe), gshmem::ops::g<T>(call_, ctx_, source, pe))                    \
-  GSHMEM_API2(void, N##_iput, (T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe),    \
-              iput(call_, ctx_, dest, source, dst, sst, nelems, sizeof(T), pe))                                   \
-  GSHMEM_API2(void, N##_iget, (T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe),    \
-              iget(call_, ctx_, dest, source, dst, sst, nelems, sizeof(T), pe))                                   \
-  GSHMEM_DEF_SIGNAL(N##_put_signal, T, sizeof(T))                                                              \
+#define GSHMEM_DEF_RMA_TYPED(T, N)                                                                              \
+  GSHMEM_API2(void, N##_put, (T * dest, const T* source, size_t nelems, int pe),                                \
+              put(call_, ctx_, dest, source, nelems * sizeof(T), pe))                                           \
+  GSHMEM_API2(void, N##_get, (T * dest, const T* source, size_t nelems, int pe),                                \
+              get(call_, ctx_, dest, source, nelems * sizeof(T), pe))                                           \
+  GSHMEM_API2(void, N##_put_nbi, (T * dest, const T* source, size_t nelems, int pe),                            \
+              put(call_, ctx_, dest, source, nelems * sizeof(T), pe))                                           \
+  GSHMEM_API2(void, N##_get_nbi, (T * dest, const T* source, size_t nelems, int pe),                            \
+              get(call_, ctx_, dest, source, nelems * sizeof(T), pe))                                           \
+  GSHMEM_API2(void, N##_p, (T * dest, T value, int pe), gshmem::ops::p<T>(call_, ctx_, dest, value, pe))        \
+  GSHMEM_API2(T, N##_g, (const T* source, int pe), gshmem::ops::g<T>(call_, ctx_, source, pe))                  \
+  GSHMEM_API2(void, N##_iput, (T * dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe), \
+              iput(call_, ctx_, dest, source, dst, sst, nelems, sizeof(T), pe))                                 \
+  GSHMEM_API2(void, N##_iget, (T * dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe), \
+              iget(call_, ctx_, dest, source, dst, sst, nelems, sizeof(T), pe))                                 \
+  GSHMEM_DEF_SIGNAL(N##_put_signal, T, sizeof(T))                                                               \
   GSHMEM_DEF_SIGNAL(N##_put_signal_nbi, T, sizeof(T))
 GSHMEM_RMA_TYPES(GSHMEM_DEF_RMA_TYPED)
 
 // ---- sized: shmem_[ctx_]{put,get}BITS[_nbi], shmem_[ctx_]i{put,get}BITS, shmem_[ctx_]putBITS_signal[_nbi]
-#define GSHMEM_DEF_RMA_SIZED(BITS, BYTES)                                                                         \
-  GSHMEM_API2(void, put##BITS, (void* dest, const void* source, size_t nelems, int pe),                           \
-              put(call_, ctx_, dest, source, nelems * (BYTES), pe))                                               \
-  GSHMEM_API2(void, get##BITS, (void* dest, const void* source, size_t nelems, int pe),                           \
-              get(call_, ctx_, dest, source, nelems * (BYTES), pe))                                               \
-  GSHMEM_API2(void, put##BITS##_nbi, (void* dest, const void* source, size_t nelems, int pe),                     \
-              put(call_, ctx_, dest, source, nelems * (BYTES), pe))                                               \
-  GSHMEM_API2(void, get##BITS##_nbi, (void* dest, const void* source, size_t nelems, int pe),                     \
-              get(call_, ctx_, dest, source, nelems * (BYTES), pe))                                               \
-  GSHMEM_API2(void, iput##BITS, (void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,     \
-                                 int pe),                                                                         \
-              iput(call_, ctx_, dest, source, dst, sst, nelems, (BYTES), pe))                                     \
-  GSHMEM_API2(void, iget##BITS, (void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,     \
-                                 int pe),                                                                         \
-              iget(call_, ctx_, dest, source, dst, sst, nelems, (BYTES), pe))                                     \
-  GSHMEM_DEF_SIGNAL(put##BITS##_signal, void, (BYTES))                                                      \
+#define GSHMEM_DEF_RMA_SIZED(BITS, BYTES)                                                                              \
+  GSHMEM_API2(void, put##BITS, (void* dest, const void* source, size_t nelems, int pe),                                \
+              put(call_, ctx_, dest, source, nelems*(BYTES), pe))                                                      \
+  GSHMEM_API2(void, get##BITS, (void* dest, const void* source, size_t nelems, int pe),                                \
+              get(call_, ctx_, dest, source, nelems*(BYTES), pe))                                                      \
+  GSHMEM_API2(void, put##BITS##_nbi, (void* dest, const void* source, size_t nelems, int pe),                          \
+              put(call_, ctx_, dest, source, nelems*(BYTES), pe))                                                      \
+  GSHMEM_API2(void, get##BITS##_nbi, (void* dest, const void* source, size_t nelems, int pe),                          \
+              get(call_, ctx_, dest, source, nelems*(BYTES), pe))                                                      \
+  GSHMEM_API2(void, iput##BITS, (void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe), \
+              iput(call_, ctx_, dest, source, dst, sst, nelems, (BYTES), pe))                                          \
+  GSHMEM_API2(void, iget##BITS, (void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe), \
+              iget(call_, ctx_, dest, source, dst, sst, nelems, (BYTES), pe))                                          \
+  GSHMEM_DEF_SIGNAL(put##BITS##_signal, void, (BYTES))                                                                 \
   GSHMEM_DEF_SIGNAL(put##BITS##_signal_nbi, void, (BYTES))
 GSHMEM_SIZED_RMA(GSHMEM_DEF_RMA_SIZED)
 

@@ -123,9 +123,9 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
 // The parent's PEs form a grid of rows of `xrange` consecutive PEs (the last row may be shorter).
 // x-axis teams are the rows (stride 1), y-axis teams the columns (stride xrange in the parent).
 // Every team is made by a split collective over the parent, so all parent PEs walk all rows and columns.
-int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t* xaxis_config,
-                        long xaxis_mask, shmem_team_t* xaxis_team, const shmem_team_config_t* yaxis_config,
-                        long yaxis_mask, shmem_team_t* yaxis_team) {
+int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t* xaxis_config, long xaxis_mask,
+                        shmem_team_t* xaxis_team, const shmem_team_config_t* yaxis_config, long yaxis_mask,
+                        shmem_team_t* yaxis_team) {
   const char* call = "shmem_team_split_2d";
   if (xaxis_team == nullptr) gshmem::ops::errorNull(call, "xaxis_team");
   if (yaxis_team == nullptr) gshmem::ops::errorNull(call, "yaxis_team");

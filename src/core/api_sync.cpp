@@ -34,40 +34,40 @@ using namespace gshmem::ops;
 extern "C" {
 
 // ---- SYNC14: value forms pass cmp_values == nullptr (scalar compare), vector forms pass the array.
-#define GSHMEM_DEF_SYNC(T, N)                                                                                     \
-  GSHMEM_API1(void, N##_wait_until, (T* ivar, int cmp, T cmp_value), waitUntil<T>(call_, ivar, cmp, cmp_value))  \
-  GSHMEM_API1(int, N##_test, (T* ivar, int cmp, T cmp_value), test<T>(call_, ivar, cmp, cmp_value))              \
-  GSHMEM_API1(void, N##_wait_until_all, (T* ivars, size_t nelems, const int* status, int cmp, T cmp_value),      \
-              waitUntilAll<T>(call_, ivars, nelems, status, cmp, nullptr, cmp_value))                            \
-  GSHMEM_API1(size_t, N##_wait_until_any, (T* ivars, size_t nelems, const int* status, int cmp, T cmp_value),    \
-              waitUntilAny<T>(call_, ivars, nelems, status, cmp, nullptr, cmp_value))                            \
-  GSHMEM_API1(size_t, N##_wait_until_some,                                                                        \
-              (T* ivars, size_t nelems, size_t* indices, const int* status, int cmp, T cmp_value),               \
-              waitUntilSome<T>(call_, ivars, nelems, indices, status, cmp, nullptr, cmp_value))                  \
-  GSHMEM_API1(void, N##_wait_until_all_vector, (T* ivars, size_t nelems, const int* status, int cmp, T* cmp_values), \
-              waitUntilAll<T>(call_, ivars, nelems, status, cmp, vecArg(call_, cmp_values, nelems), GSHMEM_ZERO(T))) \
-  GSHMEM_API1(size_t, N##_wait_until_any_vector,                                                                  \
-              (T* ivars, size_t nelems, const int* status, int cmp, T* cmp_values),                              \
-              waitUntilAny<T>(call_, ivars, nelems, status, cmp, vecArg(call_, cmp_values, nelems), GSHMEM_ZERO(T))) \
-  GSHMEM_API1(size_t, N##_wait_until_some_vector,                                                                 \
-              (T* ivars, size_t nelems, size_t* indices, const int* status, int cmp, T* cmp_values),             \
-              waitUntilSome<T>(call_, ivars, nelems, indices, status, cmp, vecArg(call_, cmp_values, nelems),    \
-                               GSHMEM_ZERO(T)))                                                                   \
-  GSHMEM_API1(int, N##_test_all, (T* ivars, size_t nelems, const int* status, int cmp, T cmp_value),             \
-              testAll<T>(call_, ivars, nelems, status, cmp, nullptr, cmp_value))                                 \
-  GSHMEM_API1(size_t, N##_test_any, (T* ivars, size_t nelems, const int* status, int cmp, T cmp_value),          \
-              testAny<T>(call_, ivars, nelems, status, cmp, nullptr, cmp_value))                                 \
-  GSHMEM_API1(size_t, N##_test_some, (T* ivars, size_t nelems, size_t* indices, const int* status, int cmp,      \
-                                      T cmp_value),                                                               \
-              testSome<T>(call_, ivars, nelems, indices, status, cmp, nullptr, cmp_value))                       \
-  GSHMEM_API1(int, N##_test_all_vector, (T* ivars, size_t nelems, const int* status, int cmp, T* cmp_values),    \
-              testAll<T>(call_, ivars, nelems, status, cmp, vecArg(call_, cmp_values, nelems), GSHMEM_ZERO(T)))  \
-  GSHMEM_API1(size_t, N##_test_any_vector, (T* ivars, size_t nelems, const int* status, int cmp, T* cmp_values), \
-              testAny<T>(call_, ivars, nelems, status, cmp, vecArg(call_, cmp_values, nelems), GSHMEM_ZERO(T)))  \
-  GSHMEM_API1(size_t, N##_test_some_vector,                                                                       \
-              (T* ivars, size_t nelems, size_t* indices, const int* status, int cmp, T* cmp_values),             \
-              testSome<T>(call_, ivars, nelems, indices, status, cmp, vecArg(call_, cmp_values, nelems),         \
-                          GSHMEM_ZERO(T)))
+#define GSHMEM_DEF_SYNC(T, N)                                                                                          \
+  GSHMEM_API1(void, N##_wait_until, (T * ivar, int cmp, T cmp_value), waitUntil<T>(call_, ivar, cmp, cmp_value))       \
+  GSHMEM_API1(int, N##_test, (T * ivar, int cmp, T cmp_value), test<T>(call_, ivar, cmp, cmp_value))                   \
+  GSHMEM_API1(void, N##_wait_until_all, (T * ivars, size_t nelems, const int* status, int cmp, T cmp_value),           \
+              waitUntilAll<T>(call_, ivars, nelems, status, cmp, nullptr, cmp_value))                                  \
+  GSHMEM_API1(size_t, N##_wait_until_any, (T * ivars, size_t nelems, const int* status, int cmp, T cmp_value),         \
+              waitUntilAny<T>(call_, ivars, nelems, status, cmp, nullptr, cmp_value))                                  \
+  GSHMEM_API1(size_t, N##_wait_until_some,                                                                             \
+              (T * ivars, size_t nelems, size_t * indices, const int* status, int cmp, T cmp_value),                   \
+              waitUntilSome<T>(call_, ivars, nelems, indices, status, cmp, nullptr, cmp_value))                        \
+  GSHMEM_API1(void, N##_wait_until_all_vector, (T * ivars, size_t nelems, const int* status, int cmp, T* cmp_values),  \
+              waitUntilAll<T>(call_, ivars, nelems, status, cmp, vecArg(call_, cmp_values, nelems), GSHMEM_ZERO(T)))   \
+  GSHMEM_API1(size_t, N##_wait_until_any_vector,                                                                       \
+              (T * ivars, size_t nelems, const int* status, int cmp, T* cmp_values),                                   \
+              waitUntilAny<T>(call_, ivars, nelems, status, cmp, vecArg(call_, cmp_values, nelems), GSHMEM_ZERO(T)))   \
+  GSHMEM_API1(                                                                                                         \
+      size_t, N##_wait_until_some_vector,                                                                              \
+      (T * ivars, size_t nelems, size_t * indices, const int* status, int cmp, T* cmp_values),                         \
+      waitUntilSome<T>(call_, ivars, nelems, indices, status, cmp, vecArg(call_, cmp_values, nelems), GSHMEM_ZERO(T))) \
+  GSHMEM_API1(int, N##_test_all, (T * ivars, size_t nelems, const int* status, int cmp, T cmp_value),                  \
+              testAll<T>(call_, ivars, nelems, status, cmp, nullptr, cmp_value))                                       \
+  GSHMEM_API1(size_t, N##_test_any, (T * ivars, size_t nelems, const int* status, int cmp, T cmp_value),               \
+              testAny<T>(call_, ivars, nelems, status, cmp, nullptr, cmp_value))                                       \
+  GSHMEM_API1(size_t, N##_test_some,                                                                                   \
+              (T * ivars, size_t nelems, size_t * indices, const int* status, int cmp, T cmp_value),                   \
+              testSome<T>(call_, ivars, nelems, indices, status, cmp, nullptr, cmp_value))                             \
+  GSHMEM_API1(int, N##_test_all_vector, (T * ivars, size_t nelems, const int* status, int cmp, T* cmp_values),         \
+              testAll<T>(call_, ivars, nelems, status, cmp, vecArg(call_, cmp_values, nelems), GSHMEM_ZERO(T)))        \
+  GSHMEM_API1(size_t, N##_test_any_vector, (T * ivars, size_t nelems, const int* status, int cmp, T* cmp_values),      \
+              testAny<T>(call_, ivars, nelems, status, cmp, vecArg(call_, cmp_values, nelems), GSHMEM_ZERO(T)))        \
+  GSHMEM_API1(                                                                                                         \
+      size_t, N##_test_some_vector,                                                                                    \
+      (T * ivars, size_t nelems, size_t * indices, const int* status, int cmp, T* cmp_values),                         \
+      testSome<T>(call_, ivars, nelems, indices, status, cmp, vecArg(call_, cmp_values, nelems), GSHMEM_ZERO(T)))
 GSHMEM_SYNC_TYPES(GSHMEM_DEF_SYNC)
 
 // ---- signals

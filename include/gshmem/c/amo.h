@@ -5,7 +5,7 @@
 #ifndef GSHMEM_C_AMO_H
 #define GSHMEM_C_AMO_H
 
-#include "gshmem/c/types.h"
+#include "types.h"
 
 #ifdef __cplusplus
 extern "C" {

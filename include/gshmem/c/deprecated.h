@@ -5,7 +5,7 @@
 #ifndef GSHMEM_C_DEPRECATED_H
 #define GSHMEM_C_DEPRECATED_H
 
-#include "gshmem/c/types.h"
+#include "types.h"
 
 #if defined(GSHMEM_WARN_DEPRECATED) && (defined(__GNUC__) || defined(__clang__))
 #define GSHMEM_DEPRECATED __attribute__((deprecated))

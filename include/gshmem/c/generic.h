@@ -7,9 +7,9 @@
 #ifndef GSHMEM_C_GENERIC_H
 #define GSHMEM_C_GENERIC_H
 
-#include "gshmem/c/amo.h"
-#include "gshmem/c/rma.h"
-#include "gshmem/c/sync.h"
+#include "amo.h"
+#include "rma.h"
+#include "sync.h"
 
 /* Type lists for generic dispatch: X(TYPE, TYPENAME, A), where A is passed through. */
 #define GSHMEM_GEN_RMA_TYPES(X, A)                                                                        \
@@ -42,7 +42,9 @@
   inline RET shmem_##OP PARAMS { return shmem_##N##_##OP ARGS; }
 #define GSHMEM_CXX2(RET, OP, N, PARAMS, ARGS)                                                                  \
   GSHMEM_CXX1(RET, OP, N, PARAMS, ARGS)                                                                         \
-  inline RET shmem_##OP(shmem_ctx_t ctx, GSHMEM_CXX_STRIP PARAMS) { return shmem_ctx_##N##_##OP(ctx, GSHMEM_CXX_STRIP ARGS); }
+  inline RET shmem_##OP(shmem_ctx_t ctx, GSHMEM_CXX_STRIP PARAMS) {                                          \
+    return shmem_ctx_##N##_##OP(ctx, GSHMEM_CXX_STRIP ARGS);                                                  \
+  }
 
 extern "C++" {
 

@@ -5,7 +5,7 @@
 #ifndef GSHMEM_C_RMA_H
 #define GSHMEM_C_RMA_H
 
-#include "gshmem/c/types.h"
+#include "types.h"
 
 #ifdef __cplusplus
 extern "C" {

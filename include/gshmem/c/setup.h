@@ -3,7 +3,7 @@
 #ifndef GSHMEM_C_SETUP_H
 #define GSHMEM_C_SETUP_H
 
-#include "gshmem/c/types.h"
+#include "types.h"
 
 #if defined(__GNUC__) || defined(__clang__)
 #define GSHMEM_NORETURN __attribute__((noreturn))

@@ -4,7 +4,7 @@
 #ifndef GSHMEM_C_SYNC_H
 #define GSHMEM_C_SYNC_H
 
-#include "gshmem/c/types.h"
+#include "types.h"
 
 #ifdef __cplusplus
 extern "C" {
