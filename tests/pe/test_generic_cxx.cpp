@@ -1,0 +1,100 @@
+// Type-generic calls from C++: shmem_put(dest, src, n, pe) and friends must resolve to the typed routine
+// (the header provides C++ overloads where C11 uses _Generic).
+#include <cstdint>
+#include <type_traits>
+
+#include "pe_test.hpp"
+
+namespace gshmem_test {
+namespace {
+
+class GenericCxx : public PeTest {};
+
+template <typename T>
+void roundTrip(int me, int right, int left) {
+  T* dst = static_cast<T*>(shmem_calloc(8, sizeof(T)));
+  ASSERT_NE(dst, nullptr);
+  T src[8];
+  for (int i = 0; i < 8; ++i) src[i] = static_cast<T>(me * 10 + i);
+  shmem_barrier_all();
+  shmem_put(dst, src, 8, right);  // overload on T*
+  shmem_barrier_all();
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(dst[i], static_cast<T>(left * 10 + i)) << i;
+  T got[8];
+  shmem_get(got, dst, 8, right);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(got[i], static_cast<T>(me * 10 + i)) << i;
+  shmem_barrier_all();
+  shmem_p(&dst[0], static_cast<T>(99), right);
+  shmem_barrier_all();
+  EXPECT_EQ(dst[0], static_cast<T>(99));
+  auto g = shmem_g(&dst[1], right);
+  static_assert(std::is_same<decltype(g), T>::value, "shmem_g must return the element type");
+  EXPECT_EQ(g, static_cast<T>(me * 10 + 1));
+  shmem_barrier_all();
+  shmem_free(dst);
+}
+
+TEST_F(GenericCxx, PutGetPG) {
+  roundTrip<char>(me_, right(), left());
+  roundTrip<short>(me_, right(), left());
+  roundTrip<int>(me_, right(), left());
+  roundTrip<long>(me_, right(), left());
+  roundTrip<long long>(me_, right(), left());
+  roundTrip<unsigned int>(me_, right(), left());
+  roundTrip<unsigned long>(me_, right(), left());
+  roundTrip<float>(me_, right(), left());
+  roundTrip<double>(me_, right(), left());
+  roundTrip<long double>(me_, right(), left());
+}
+
+TEST_F(GenericCxx, Atomics) {
+  long* l = static_cast<long*>(shmem_calloc(1, sizeof(long)));
+  int* i = static_cast<int*>(shmem_calloc(1, sizeof(int)));
+  uint64_t* u = static_cast<uint64_t*>(shmem_calloc(1, sizeof(uint64_t)));
+  double* d = static_cast<double*>(shmem_calloc(1, sizeof(double)));
+  ASSERT_TRUE(l && i && u && d);
+  shmem_barrier_all();
+  shmem_atomic_add(l, 3L, 0);
+  shmem_atomic_inc(i, 0);
+  auto f = shmem_atomic_fetch_add(u, static_cast<uint64_t>(2), 0);
+  static_assert(std::is_same<decltype(f), uint64_t>::value, "fetch_add returns the element type");
+  shmem_atomic_set(d, 1.5, right());
+  shmem_barrier_all();
+  if (me_ == 0) {
+    EXPECT_EQ(*l, 3L * npes_);
+    EXPECT_EQ(*i, npes_);
+    EXPECT_EQ(*u, 2u * npes_);
+  }
+  EXPECT_EQ(*d, 1.5);
+  EXPECT_EQ(shmem_atomic_fetch(l, 0), 3L * npes_);
+  EXPECT_EQ(shmem_atomic_swap(d, 2.5, right()), 1.5);
+  shmem_barrier_all();
+  if (me_ == 0) EXPECT_EQ(shmem_atomic_compare_swap(i, npes_, -1, 0), npes_);
+  shmem_barrier_all();
+  EXPECT_EQ(shmem_atomic_fetch(i, 0), -1);
+  shmem_barrier_all();
+  shmem_free(d);
+  shmem_free(u);
+  shmem_free(i);
+  shmem_free(l);
+}
+
+TEST_F(GenericCxx, WaitUntilAndCtxForms) {
+  long* flag = static_cast<long*>(shmem_calloc(1, sizeof(long)));
+  int* buf = static_cast<int*>(shmem_calloc(4, sizeof(int)));
+  ASSERT_TRUE(flag && buf);
+  shmem_barrier_all();
+  int src[4] = {me_, me_ + 1, me_ + 2, me_ + 3};
+  shmem_put(SHMEM_CTX_DEFAULT, buf, src, 4, right());  // ctx overload
+  shmem_fence();
+  shmem_atomic_set(SHMEM_CTX_DEFAULT, flag, 1L, right());
+  shmem_wait_until(flag, SHMEM_CMP_EQ, 1L);
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(buf[k], left() + k);
+  EXPECT_EQ(shmem_test(flag, SHMEM_CMP_EQ, 1L), 1);
+  shmem_barrier_all();
+  shmem_free(buf);
+  shmem_free(flag);
+}
+
+}  // namespace
+}  // namespace gshmem_test

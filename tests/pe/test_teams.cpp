@@ -1,0 +1,180 @@
+// Teams: WORLD and SHARED queries, translate_pe, split_strided (even/odd), split_2d, get_config, team_sync, destroy.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "pe_test.hpp"
+
+namespace gshmem_test {
+namespace {
+
+class Teams : public PeTest {};
+
+TEST_F(Teams, WorldQueries) {
+  EXPECT_EQ(shmem_team_my_pe(SHMEM_TEAM_WORLD), me_);
+  EXPECT_EQ(shmem_team_n_pes(SHMEM_TEAM_WORLD), npes_);
+  EXPECT_EQ(shmem_team_my_pe(SHMEM_TEAM_INVALID), -1);
+  EXPECT_EQ(shmem_team_n_pes(SHMEM_TEAM_INVALID), -1);
+}
+
+TEST_F(Teams, SharedTeam) {
+  // All PEs of this test run on one node, so SHMEM_TEAM_SHARED holds every PE.
+  int n = shmem_team_n_pes(SHMEM_TEAM_SHARED);
+  int my = shmem_team_my_pe(SHMEM_TEAM_SHARED);
+  EXPECT_GE(n, 1);
+  EXPECT_GE(my, 0);
+  EXPECT_LT(my, n);
+  EXPECT_EQ(n, npes_) << "single-node run: SHARED should contain every PE";
+  EXPECT_EQ(shmem_team_translate_pe(SHMEM_TEAM_SHARED, my, SHMEM_TEAM_WORLD), me_);
+  // Every member of SHARED is reachable with shmem_ptr.
+  long* x = static_cast<long*>(shmem_malloc(sizeof(long)));
+  ASSERT_NE(x, nullptr);
+  *x = me_;
+  shmem_barrier_all();
+  for (int t = 0; t < n; ++t) {
+    long* p = static_cast<long*>(shmem_team_ptr(SHMEM_TEAM_SHARED, x, t));
+    EXPECT_NE(p, nullptr) << "team_ptr to shared PE " << t;
+    if (p) EXPECT_EQ(*p, shmem_team_translate_pe(SHMEM_TEAM_SHARED, t, SHMEM_TEAM_WORLD));
+  }
+  shmem_barrier_all();
+  shmem_free(x);
+}
+
+TEST_F(Teams, TranslateWorldToWorld) {
+  for (int pe = 0; pe < npes_; ++pe) EXPECT_EQ(shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe, SHMEM_TEAM_WORLD), pe);
+  EXPECT_EQ(shmem_team_translate_pe(SHMEM_TEAM_WORLD, npes_, SHMEM_TEAM_WORLD), -1);
+  EXPECT_EQ(shmem_team_translate_pe(SHMEM_TEAM_INVALID, 0, SHMEM_TEAM_WORLD), -1);
+}
+
+TEST_F(Teams, SplitStridedEvenOdd) {
+  shmem_team_t even = SHMEM_TEAM_INVALID, odd = SHMEM_TEAM_INVALID;
+  int n_even = (npes_ + 1) / 2, n_odd = npes_ / 2;
+  EXPECT_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, n_even, nullptr, 0, &even), 0);
+  EXPECT_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, n_odd, nullptr, 0, &odd), 0);
+  shmem_team_t mine = me_ % 2 == 0 ? even : odd;
+  shmem_team_t other = me_ % 2 == 0 ? odd : even;
+  EXPECT_NE(mine, SHMEM_TEAM_INVALID);
+  EXPECT_EQ(other, SHMEM_TEAM_INVALID);
+  if (mine != SHMEM_TEAM_INVALID) {
+    EXPECT_EQ(shmem_team_my_pe(mine), me_ / 2);
+    EXPECT_EQ(shmem_team_n_pes(mine), me_ % 2 == 0 ? n_even : n_odd);
+    for (int t = 0; t < shmem_team_n_pes(mine); ++t) {
+      EXPECT_EQ(shmem_team_translate_pe(mine, t, SHMEM_TEAM_WORLD), 2 * t + me_ % 2) << t;
+    }
+    EXPECT_EQ(shmem_team_translate_pe(SHMEM_TEAM_WORLD, me_, mine), me_ / 2);
+    // A world PE of the other parity is not in my team.
+    if (npes_ > 1) EXPECT_EQ(shmem_team_translate_pe(SHMEM_TEAM_WORLD, (me_ + 1) % npes_, mine), -1);
+    shmem_team_config_t cfg;
+    cfg.num_contexts = -1;
+    EXPECT_EQ(shmem_team_get_config(mine, SHMEM_TEAM_NUM_CONTEXTS, &cfg), 0);
+    EXPECT_EQ(cfg.num_contexts, 0);
+    shmem_team_sync(mine);
+  }
+  shmem_barrier_all();
+  if (even != SHMEM_TEAM_INVALID) shmem_team_destroy(even);
+  if (odd != SHMEM_TEAM_INVALID) shmem_team_destroy(odd);
+}
+
+TEST_F(Teams, SplitWithConfig) {
+  shmem_team_config_t cfg;
+  cfg.num_contexts = 2;
+  shmem_team_t t = SHMEM_TEAM_INVALID;
+  EXPECT_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes_, &cfg, SHMEM_TEAM_NUM_CONTEXTS, &t), 0);
+  ASSERT_NE(t, SHMEM_TEAM_INVALID);
+  shmem_team_config_t back;
+  back.num_contexts = -1;
+  EXPECT_EQ(shmem_team_get_config(t, SHMEM_TEAM_NUM_CONTEXTS, &back), 0);
+  EXPECT_EQ(back.num_contexts, 2);
+  EXPECT_EQ(shmem_team_my_pe(t), me_);
+  shmem_ctx_t c1, c2;
+  EXPECT_EQ(shmem_team_create_ctx(t, 0, &c1), 0);
+  EXPECT_EQ(shmem_team_create_ctx(t, 0, &c2), 0);
+  shmem_ctx_destroy(c2);
+  shmem_ctx_destroy(c1);
+  shmem_team_sync(t);
+  shmem_team_destroy(t);
+}
+
+TEST_F(Teams, SplitOfASplit) {
+  // Evens, then every other even: world PEs 0, 4, 8..
+  shmem_team_t even = SHMEM_TEAM_INVALID, quarter = SHMEM_TEAM_INVALID;
+  int n_even = (npes_ + 1) / 2;
+  EXPECT_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, n_even, nullptr, 0, &even), 0);
+  if (even != SHMEM_TEAM_INVALID) {
+    int n_q = (n_even + 1) / 2;
+    EXPECT_EQ(shmem_team_split_strided(even, 0, 2, n_q, nullptr, 0, &quarter), 0);
+    if (me_ % 4 == 0) {
+      EXPECT_NE(quarter, SHMEM_TEAM_INVALID);
+      EXPECT_EQ(shmem_team_my_pe(quarter), me_ / 4);
+      EXPECT_EQ(shmem_team_translate_pe(quarter, shmem_team_my_pe(quarter), SHMEM_TEAM_WORLD), me_);
+      EXPECT_EQ(shmem_team_translate_pe(quarter, 0, even), 0);
+    } else {
+      EXPECT_EQ(quarter, SHMEM_TEAM_INVALID);
+    }
+    if (quarter != SHMEM_TEAM_INVALID) shmem_team_destroy(quarter);
+    shmem_team_destroy(even);
+  }
+  shmem_barrier_all();
+}
+
+TEST_F(Teams, Split2d) {
+  // xrange 2: x = me % 2, y = me / 2. x-team holds PEs of one row, y-team PEs of one column.
+  shmem_team_t xteam = SHMEM_TEAM_INVALID, yteam = SHMEM_TEAM_INVALID;
+  const int xrange = 2;
+  EXPECT_EQ(shmem_team_split_2d(SHMEM_TEAM_WORLD, xrange, nullptr, 0, &xteam, nullptr, 0, &yteam), 0);
+  ASSERT_NE(xteam, SHMEM_TEAM_INVALID);
+  ASSERT_NE(yteam, SHMEM_TEAM_INVALID);
+  int x = me_ % xrange, y = me_ / xrange;
+  int rows = (npes_ + xrange - 1) / xrange;
+  EXPECT_EQ(shmem_team_my_pe(xteam), x);
+  EXPECT_EQ(shmem_team_n_pes(xteam), std::min(xrange, npes_ - y * xrange));
+  EXPECT_EQ(shmem_team_my_pe(yteam), y);
+  EXPECT_EQ(shmem_team_n_pes(yteam), rows - (x >= npes_ - (rows - 1) * xrange ? 1 : 0));
+  EXPECT_EQ(shmem_team_translate_pe(xteam, 0, SHMEM_TEAM_WORLD), y * xrange);
+  EXPECT_EQ(shmem_team_translate_pe(yteam, 0, SHMEM_TEAM_WORLD), x);
+  shmem_team_sync(xteam);
+  shmem_team_sync(yteam);
+  shmem_team_destroy(xteam);
+  shmem_team_destroy(yteam);
+}
+
+TEST_F(Teams, TeamSyncOrdersWithinTeam) {
+  shmem_team_t even = SHMEM_TEAM_INVALID, odd = SHMEM_TEAM_INVALID;
+  shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (npes_ + 1) / 2, nullptr, 0, &even);
+  shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, npes_ / 2, nullptr, 0, &odd);
+  shmem_team_t mine = me_ % 2 == 0 ? even : odd;
+  int* slots = static_cast<int*>(shmem_calloc(npes_, sizeof(int)));
+  ASSERT_NE(slots, nullptr);
+  if (mine != SHMEM_TEAM_INVALID) {
+    int tn = shmem_team_n_pes(mine);
+    for (int r = 1; r <= 20; ++r) {
+      for (int t = 0; t < tn; ++t) shmem_int_p(&slots[me_], r, shmem_team_translate_pe(mine, t, SHMEM_TEAM_WORLD));
+      shmem_quiet();
+      shmem_team_sync(mine);
+      for (int t = 0; t < tn; ++t) EXPECT_EQ(slots[shmem_team_translate_pe(mine, t, SHMEM_TEAM_WORLD)], r);
+      shmem_team_sync(mine);
+    }
+  }
+  shmem_barrier_all();
+  if (even != SHMEM_TEAM_INVALID) shmem_team_destroy(even);
+  if (odd != SHMEM_TEAM_INVALID) shmem_team_destroy(odd);
+  shmem_free(slots);
+}
+
+TEST_F(Teams, CreateAndDestroyRepeatedly) {
+  // Team slots are finite (GSHMEM_MAX_TEAMS); destroy must give them back.
+  for (int i = 0; i < 100; ++i) {
+    shmem_team_t t = SHMEM_TEAM_INVALID;
+    int rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes_, nullptr, 0, &t);
+    if (rc != 0 || t == SHMEM_TEAM_INVALID) {
+      ADD_FAILURE() << "split failed at iteration " << i;
+      break;
+    }
+    shmem_team_sync(t);
+    shmem_team_destroy(t);
+  }
+  shmem_barrier_all();
+}
+
+}  // namespace
+}  // namespace gshmem_test

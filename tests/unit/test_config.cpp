@@ -1,0 +1,206 @@
+// Tier (a): parameter parsers and paramsLoad() from src/base/config.hpp.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "base/config.hpp"
+
+namespace gshmem {
+namespace {
+
+TEST(ParseSize, PlainBytes) {
+  std::size_t v = 1;
+  EXPECT_TRUE(parseSize("0", &v));
+  EXPECT_EQ(v, 0u);
+  EXPECT_TRUE(parseSize("4096", &v));
+  EXPECT_EQ(v, 4096u);
+}
+
+TEST(ParseSize, Suffixes) {
+  std::size_t v = 0;
+  EXPECT_TRUE(parseSize("1K", &v));
+  EXPECT_EQ(v, 1024u);
+  EXPECT_TRUE(parseSize("64M", &v));
+  EXPECT_EQ(v, 64u << 20);
+  EXPECT_TRUE(parseSize("2G", &v));
+  EXPECT_EQ(v, std::size_t(2) << 30);
+  EXPECT_TRUE(parseSize("3T", &v));
+  EXPECT_EQ(v, std::size_t(3) << 40);
+}
+
+TEST(ParseSize, LowercaseSuffixesAndSpaces) {
+  std::size_t v = 0;
+  EXPECT_TRUE(parseSize("512k", &v));
+  EXPECT_EQ(v, 512u << 10);
+  EXPECT_TRUE(parseSize("1g", &v));
+  EXPECT_EQ(v, std::size_t(1) << 30);
+  EXPECT_TRUE(parseSize(" 8M ", &v));
+  EXPECT_EQ(v, 8u << 20);
+}
+
+TEST(ParseSize, MalformedIsRejectedAndOutputUntouched) {
+  for (const char* bad : {"", " ", "abc", "M", "12X", "-1", "1.5G", "1 G G", "0x10", "1KK", "K1", "+5"}) {
+    std::size_t v = 12345;
+    EXPECT_FALSE(parseSize(bad, &v)) << "'" << bad << "'";
+    EXPECT_EQ(v, 12345u) << "output written for '" << bad << "'";
+  }
+}
+
+TEST(ParseSize, OverflowIsRejected) {
+  std::size_t v = 7;
+  EXPECT_FALSE(parseSize("99999999999999999999", &v));  // does not fit in 64 bits
+  EXPECT_FALSE(parseSize("16777216T", &v));             // 2^24 * 2^40 = 2^64
+  EXPECT_EQ(v, 7u);
+  EXPECT_TRUE(parseSize("16777215T", &v));
+  EXPECT_EQ(v, std::size_t(16777215) << 40);
+}
+
+TEST(ParseBool, AcceptedSpellings) {
+  for (const char* t : {"1", "y", "yes", "on", "true", "TRUE", "Yes", "ON"}) {
+    bool v = false;
+    EXPECT_TRUE(parseBool(t, &v)) << t;
+    EXPECT_TRUE(v) << t;
+  }
+  for (const char* f : {"0", "n", "no", "off", "false", "FALSE", "No", "Off"}) {
+    bool v = true;
+    EXPECT_TRUE(parseBool(f, &v)) << f;
+    EXPECT_FALSE(v) << f;
+  }
+}
+
+TEST(ParseBool, MalformedIsRejected) {
+  for (const char* bad : {"", "2", "maybe", "yess", "tru", "-1", "o"}) {
+    bool v = true;
+    EXPECT_FALSE(parseBool(bad, &v)) << "'" << bad << "'";
+    EXPECT_TRUE(v) << "output written for '" << bad << "'";
+  }
+}
+
+TEST(ParseInt, Values) {
+  long v = 0;
+  EXPECT_TRUE(parseInt("0", &v));
+  EXPECT_EQ(v, 0);
+  EXPECT_TRUE(parseInt("2048", &v));
+  EXPECT_EQ(v, 2048);
+  EXPECT_TRUE(parseInt("-3", &v));
+  EXPECT_EQ(v, -3);
+  EXPECT_TRUE(parseInt(" 17 ", &v));
+  EXPECT_EQ(v, 17);
+}
+
+TEST(ParseInt, MalformedIsRejected) {
+  for (const char* bad : {"", "abc", "12abc", "1.5", "--1", "99999999999999999999999"}) {
+    long v = 42;
+    EXPECT_FALSE(parseInt(bad, &v)) << "'" << bad << "'";
+    EXPECT_EQ(v, 42) << "output written for '" << bad << "'";
+  }
+}
+
+TEST(FormatSize, LargestExactSuffix) {
+  EXPECT_EQ(formatSize(0), "0");
+  EXPECT_EQ(formatSize(7), "7");
+  EXPECT_EQ(formatSize(1000), "1000");
+  EXPECT_EQ(formatSize(1024), "1K");
+  EXPECT_EQ(formatSize(1536 * 1024), "1536K");
+  EXPECT_EQ(formatSize(256u << 20), "256M");
+  EXPECT_EQ(formatSize(std::size_t(1) << 30), "1G");
+  EXPECT_EQ(formatSize(std::size_t(5) << 40), "5T");
+}
+
+TEST(FormatSize, RoundTripsThroughParseSize) {
+  for (std::size_t b : {std::size_t(1), std::size_t(1023), std::size_t(4096), std::size_t(3) << 20,
+                        (std::size_t(1) << 30) + 1024, std::size_t(64) << 40}) {
+    std::size_t back = 0;
+    ASSERT_TRUE(parseSize(formatSize(b), &back)) << formatSize(b);
+    EXPECT_EQ(back, b) << formatSize(b);
+  }
+}
+
+// Sets an environment variable for one scope and restores the previous value.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = getenv(name)) {
+      had_ = true;
+      old_ = old;
+    }
+    if (value) setenv(name, value, 1);
+    else unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (had_) setenv(name_.c_str(), old_.c_str(), 1);
+    else unsetenv(name_.c_str());
+  }
+
+ private:
+  std::string name_;
+  std::string old_;
+  bool had_ = false;
+};
+
+TEST(ParamsLoad, DefaultsLoad) {
+  ScopedEnv size("GSHMEM_SYMMETRIC_SIZE", nullptr);
+  std::string err;
+  ASSERT_EQ(paramsLoad(&err), Status::Ok) << err;
+  EXPECT_EQ(params().SYMMETRIC_SIZE, std::size_t(256) << 20);  // documented default "256M"
+}
+
+TEST(ParamsLoad, ReadsSymmetricSize) {
+  ScopedEnv size("GSHMEM_SYMMETRIC_SIZE", "64M");
+  std::string err;
+  ASSERT_EQ(paramsLoad(&err), Status::Ok) << err;
+  EXPECT_EQ(params().SYMMETRIC_SIZE, std::size_t(64) << 20);
+}
+
+TEST(ParamsLoad, MalformedSymmetricSizeNamesTheVariable) {
+  {
+    ScopedEnv size("GSHMEM_SYMMETRIC_SIZE", "32M");
+    std::string err;
+    ASSERT_EQ(paramsLoad(&err), Status::Ok) << err;
+  }
+  ScopedEnv size("GSHMEM_SYMMETRIC_SIZE", "abc");
+  std::string err;
+  EXPECT_EQ(paramsLoad(&err), Status::InvalidArgument);
+  EXPECT_NE(err.find("GSHMEM_SYMMETRIC_SIZE"), std::string::npos) << err;
+  EXPECT_NE(err.find("abc"), std::string::npos) << err;
+  // A failed load leaves the previously loaded values in place.
+  EXPECT_EQ(params().SYMMETRIC_SIZE, std::size_t(32) << 20);
+}
+
+TEST(ParamsLoad, MalformedBoolAndIntAreRejected) {
+  {
+    ScopedEnv info("GSHMEM_INFO", "perhaps");
+    std::string err;
+    EXPECT_EQ(paramsLoad(&err), Status::InvalidArgument);
+    EXPECT_NE(err.find("GSHMEM_INFO"), std::string::npos) << err;
+  }
+  {
+    ScopedEnv spins("GSHMEM_WAIT_SPINS", "many");
+    std::string err;
+    EXPECT_EQ(paramsLoad(&err), Status::InvalidArgument);
+    EXPECT_NE(err.find("GSHMEM_WAIT_SPINS"), std::string::npos) << err;
+  }
+}
+
+TEST(ParamTable, NamesAreUniqueAndDefaultsParse) {
+  const auto& table = paramTable();
+  ASSERT_FALSE(table.empty());
+  for (size_t i = 0; i < table.size(); ++i) {
+    for (size_t j = i + 1; j < table.size(); ++j) EXPECT_STRNE(table[i].name, table[j].name);
+    std::string type = table[i].type;
+    if (type == "Size") {
+      std::size_t v;
+      EXPECT_TRUE(parseSize(table[i].def, &v)) << table[i].name;
+    } else if (type == "Int") {
+      long v;
+      EXPECT_TRUE(parseInt(table[i].def, &v)) << table[i].name;
+    } else if (type == "Bool") {
+      bool v;
+      EXPECT_TRUE(parseBool(table[i].def, &v)) << table[i].name;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gshmem
