@@ -25,7 +25,7 @@ namespace gshmem::coll {
 namespace {
 
 constexpr std::size_t kBlockBytes = 2048;
-constexpr std::size_t kDirectMaxBytes = 8192;
+constexpr std::size_t kDirectMaxBytes = 4096;  // crossover measured near 4-8 KiB at 2 PEs
 
 // ---- operators
 struct OpMax {
