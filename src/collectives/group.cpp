@@ -131,6 +131,7 @@ void checkRoot(const Group& g, int root) {
 }
 
 std::size_t exclusivePrefix(const Group& g, std::size_t mine) {
+  if (g.size == 1) return 0;
   if (g.team) {
     uint64_t* counts = teamCounts(g);
     for (int i = 0; i < g.size; ++i)
