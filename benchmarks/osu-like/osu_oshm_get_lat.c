@@ -35,6 +35,8 @@ int main(int argc, char** argv) {
         OSU_TIMED(osu_warmup(&kBench, &o, size), iters, nb, &us, { shmem_getmem(local, remote, size, 1); });
       }
       osu_print_row(&o, size, us);
+      osu_shmem_check("get", local, 'a', size);
+      memset(local, 'b', size);
     }
   }
   shmem_barrier_all();

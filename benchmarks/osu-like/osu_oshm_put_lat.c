@@ -42,6 +42,11 @@ int main(int argc, char** argv) {
       }
       osu_print_row(&o, size, us);
     }
+    shmem_barrier_all();
+    if (me == 1) {
+      osu_shmem_check("put", dst, 'a', size);
+      memset(dst, 'b', size);
+    }
   }
   shmem_barrier_all();
   if (!o.global) osu_shmem_release(&o, dst);

@@ -62,6 +62,10 @@ int main(int argc, char** argv) {
         put_signal(dst, src, size, sig, seq, 0);
       });
     }
+    if (me < 2) {
+      osu_shmem_check("put_signal", dst, 'a', size); /* the signal arrived, so the data must have too */
+      memset(dst, 'b', size);
+    }
   }
   shmem_barrier_all();
   osu_shmem_release(&o, sig);

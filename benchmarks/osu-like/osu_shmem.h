@@ -88,6 +88,18 @@ static inline void* osu_shmem_buffer(const osu_opts_t* o, size_t bytes, int fill
   return p;
 }
 
+/* Untimed correctness check after a size: the first `bytes` of `buf` must all be `byte`. Ends the job
+ * (shmem_global_exit) with a message when not, so a broken put/get can never report a good latency. */
+static inline void osu_shmem_check(const char* what, const char* buf, int byte, size_t bytes) {
+  for (size_t i = 0; i < bytes; ++i) {
+    if (buf[i] != (char)byte) {
+      fprintf(stderr, "PE %d: %s: VALIDATION FAILED at byte %zu of %zu (got 0x%02x, want 0x%02x)\n", shmem_my_pe(),
+              what, i, bytes, (unsigned char)buf[i], (unsigned char)byte);
+      shmem_global_exit(2);
+    }
+  }
+}
+
 static inline void osu_shmem_release(const osu_opts_t* o, void* p) { osu_shmem_allocator(o->mem)->release(p); }
 
 #endif /* GSHMEM_OSU_SHMEM_H */
