@@ -95,11 +95,11 @@ GSHMEM_AMO_STANDARD_TEST(ptrdiff, ptrdiff_t)
     T* w = static_cast<T*>(shmem_calloc(4, sizeof(T)));                                    \
     ASSERT_NE(w, nullptr);                                                                 \
     ASSERT_LE(npes_, 16);                                                                  \
-    const T all = static_cast<T>((T(1) << npes_) - 1);                                     \
+    const T all = static_cast<T>((static_cast<T>(1) << npes_) - 1);                                     \
     w[1] = all;                                                                            \
     w[2] = static_cast<T>(0x5555);                                                         \
     shmem_barrier_all();                                                                   \
-    const T bit = static_cast<T>(T(1) << me_);                                             \
+    const T bit = static_cast<T>(static_cast<T>(1) << me_);                                             \
     shmem_##NAME##_atomic_or(&w[0], bit, 0);                                               \
     shmem_##NAME##_atomic_and(&w[1], static_cast<T>(~bit), 0);                             \
     shmem_##NAME##_atomic_xor(&w[2], bit, 0);                                              \

@@ -67,6 +67,7 @@ TEST_F(GenericCxx, Atomics) {
   }
   EXPECT_EQ(*d, 1.5);
   EXPECT_EQ(shmem_atomic_fetch(l, 0), 3L * npes_);
+  shmem_barrier_all();  // everyone checked before anyone swaps
   EXPECT_EQ(shmem_atomic_swap(d, 2.5, right()), 1.5);
   shmem_barrier_all();
   if (me_ == 0) EXPECT_EQ(shmem_atomic_compare_swap(i, npes_, -1, 0), npes_);

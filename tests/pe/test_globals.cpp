@@ -114,6 +114,7 @@ TEST_F(Globals, AtomicsOnGlobals) {
   if (me_ == 0) EXPECT_EQ(g_long_bss[0], npes_);
   EXPECT_EQ(g_int_array[1], left() + 1);
   EXPECT_EQ(shmem_int_atomic_fetch(&g_int_array[1], right()), me_ + 1);
+  shmem_barrier_all();  // everyone checked before anyone swaps
   int old = shmem_int_atomic_compare_swap(&g_int_array[1], me_ + 1, -7, right());
   EXPECT_EQ(old, me_ + 1);
   shmem_barrier_all();

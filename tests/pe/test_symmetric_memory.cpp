@@ -71,7 +71,9 @@ TEST_F(SymmetricMemory, CallocIsZeroed) {
 }
 
 TEST_F(SymmetricMemory, AlignHonoursAlignment) {
-  for (size_t align : {size_t(16), size_t(64), size_t(256), size_t(4096), size_t(1) << 16}) {
+  // Large alignments catch a heap whose base address is only page aligned (offset alignment is not enough).
+  for (size_t align : {size_t(16), size_t(64), size_t(256), size_t(4096), size_t(1) << 16, size_t(1) << 20,
+                       size_t(2) << 20}) {
     void* p = shmem_align(align, 100);
     ASSERT_NE(p, nullptr) << align;
     EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % align, 0u) << align;
