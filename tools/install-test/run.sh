@@ -20,7 +20,7 @@ step() { echo "--- install-test: $*"; }
 fail() { echo "install-test: FAILED: $*" >&2; exit 1; }
 
 mpi=("$mpiexec")
-if "$mpiexec" --version 2>/dev/null | grep -q "Open MPI"; then
+if "$mpiexec" --version 2>&1 | grep -Eq "Open MPI|OpenRTE|open-mpi"; then
   [[ "$(id -u)" -eq 0 ]] && mpi+=(--allow-run-as-root)
   mpi+=(--oversubscribe)
 fi
