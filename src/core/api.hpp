@@ -45,6 +45,9 @@ gshmem_team* teamSplitStrided(const char* call, gshmem_team* parent, int start, 
                               long num_contexts);
 void teamDestroy(const char* call, gshmem_team* team);
 /// World PE of `src_pe` of `src` translated into `dst` numbering; -1 when not a member.
+/// This PE's row of the team's collective scratch: n_pes uint64_t at the same offset on every PE, zero when the
+/// team is created. Owned by the collectives layer; it must leave the row zeroed (or track its own epochs).
+uint64_t* teamCollScratch(gshmem_team* team);
 int teamTranslate(gshmem_team* src, int src_pe, gshmem_team* dst);
 /// Returns 0 and a new context, or non-zero when none can be made.
 int ctxCreate(const char* call, gshmem_team* team, long options, gshmem_ctx** out);

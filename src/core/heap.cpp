@@ -16,7 +16,7 @@ namespace {
 
 std::unique_ptr<HeapAllocator> g_alloc;
 
-char* userBase() { return g_rt.base[kRegionHeap] + g_rt.control_bytes; }
+char* userBase() { return g_rt.base[kRegionHeap]; }
 
 HeapAllocator& allocator() {
   if (!g_alloc) g_alloc = std::make_unique<HeapAllocator>(g_rt.size[kRegionHeap] - g_rt.control_bytes, 64);
@@ -60,6 +60,7 @@ void* heapAlloc(const char* call, std::size_t size, std::size_t align, bool zero
   ops::requireInit(call);
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
   if (align == 0 || (align & (align - 1))) fatal(call, "alignment %zu is not a power of two", align);
+  if (align > kHeapAlign) fatal(call, "alignment %zu exceeds the heap base alignment %zu", align, kHeapAlign);
   checkSameSize(call, size);
   void* result = nullptr;
   if (size) {

@@ -41,7 +41,7 @@ LocalRegion g_data_region;
 }
 
 Status heapCreate(std::size_t user_bytes, LocalRegion* out) {
-  g_rt.control_bytes = (sizeof(ControlArea) + g_rt.n_pes * sizeof(uint64_t) + 4095) & ~std::size_t(4095);
+  g_rt.control_bytes = controlBytes(g_rt.n_pes);
   std::size_t total = g_rt.control_bytes + ((user_bytes + 4095) & ~std::size_t(4095));
   int fd = memfd_create("gshmem-heap", MFD_CLOEXEC);
   if (fd < 0) {
@@ -53,12 +53,25 @@ Status heapCreate(std::size_t user_bytes, LocalRegion* out) {
     close(fd);
     return Status::NoMemory;
   }
-  void* m = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (m == MAP_FAILED) {
-    GSHMEM_LOG_ERROR(MEM, "cannot map the %zu-byte symmetric heap: %s", total, strerror(errno));
+  // Reserve kHeapAlign of slack, then map the memfd at the aligned address inside the reservation.
+  void* res = mmap(nullptr, total + kHeapAlign, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (res == MAP_FAILED) {
+    GSHMEM_LOG_ERROR(MEM, "cannot reserve %zu bytes of address space for the heap: %s", total + kHeapAlign,
+                     strerror(errno));
     close(fd);
     return Status::NoMemory;
   }
+  uintptr_t lo = reinterpret_cast<uintptr_t>(res);
+  uintptr_t at = (lo + kHeapAlign - 1) & ~(kHeapAlign - 1);
+  void* m = mmap(reinterpret_cast<void*>(at), total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+  if (m == MAP_FAILED) {
+    GSHMEM_LOG_ERROR(MEM, "cannot map the %zu-byte symmetric heap: %s", total, strerror(errno));
+    munmap(res, total + kHeapAlign);
+    close(fd);
+    return Status::NoMemory;
+  }
+  if (at > lo) munmap(res, at - lo);
+  if (lo + total + kHeapAlign > at + total) munmap(reinterpret_cast<void*>(at + total), lo + kHeapAlign - at);
   out->base = static_cast<char*>(m);
   out->size = total;
   out->fd = fd;
@@ -140,8 +153,15 @@ int runtimeInit(const char* call, int requested) {
           formatSize(p.SYMMETRIC_SIZE).c_str());
   if (p.SYMMETRIC_DATA == "remap" && isError(symmetricDataCreate(&g_data_region)))
     fatal(call, "cannot make global and static data symmetric; set GSHMEM_SYMMETRIC_DATA=off to run without");
-  // Every PE must run the same executable for offsets in its data segment to match.
+  // The heap layout (control area offset) must be the same on every PE.
   std::vector<uint64_t> sizes(g_rt.n_pes);
+  uint64_t heap_bytes = g_heap_region.size;
+  if (isError(b.allGather(&heap_bytes, sizes.data(), sizeof heap_bytes))) fatal(call, "bootstrap allgather failed");
+  for (int pe = 0; pe < g_rt.n_pes; ++pe)
+    if (sizes[pe] != heap_bytes)
+      fatal(call, "PE %d has a %llu-byte heap but this PE %llu bytes: set the same GSHMEM_SYMMETRIC_SIZE on every PE",
+            pe, static_cast<unsigned long long>(sizes[pe]), static_cast<unsigned long long>(heap_bytes));
+  // Every PE must run the same executable for offsets in its data segment to match.
   uint64_t mine = g_data_region.size;
   if (isError(b.allGather(&mine, sizes.data(), sizeof mine))) fatal(call, "bootstrap allgather failed");
   for (uint64_t s : sizes)

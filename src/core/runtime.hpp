@@ -70,8 +70,13 @@ constexpr int kMaxTeams = 64;   ///< slots; the split protocol agrees on them wi
 constexpr int kMaxRounds = 32;  ///< dissemination rounds: supports 2^32 PEs
 struct ControlArea {
   SyncCell sync[kMaxTeams][kMaxRounds];
-  // followed by a scratch array of n_pes uint64_t (team split agreement)
+  // followed by: split scratch, n_pes uint64_t (team split agreement);
+  //              collective scratch, kMaxTeams x n_pes uint64_t (one row per team slot, zeroed with the slot)
 };
+/// Bytes of the control area for `n_pes` PEs (page-rounded).
+inline std::size_t controlBytes(int n_pes) {
+  return (sizeof(ControlArea) + std::size_t(n_pes) * (1 + kMaxTeams) * sizeof(uint64_t) + 4095) & ~std::size_t(4095);
+}
 
 struct Runtime {
   // Hot, read-only after init.
@@ -86,7 +91,7 @@ struct Runtime {
   // Cold state.
   std::atomic<int> initialized{0};
   int thread_level = 0;
-  std::size_t control_bytes = 0;    ///< bytes of the heap used by the ControlArea + scratch
+  std::size_t control_bytes = 0;    ///< bytes at the end of the heap used by the ControlArea + scratch
   std::unique_ptr<Bootstrap> bootstrap;
   std::vector<std::unique_ptr<Transport>> transports;
   std::vector<PeerEntry> peer_table;
@@ -105,10 +110,17 @@ extern Runtime g_rt;
 [[noreturn]] void errorUnreachable(const char* call, int pe) __attribute__((cold));
 [[noreturn]] void errorNotInitialized(const char* call) __attribute__((cold));
 
-inline ControlArea* controlArea() { return reinterpret_cast<ControlArea*>(g_rt.base[kRegionHeap]); }
+/// The heap region is [user heap | control area]: the user part starts at the (kHeapAlign-aligned) base, so
+/// shmem_align offsets are aligned addresses on every PE; the control area sits at the same offset everywhere.
+constexpr std::size_t kHeapAlign = std::size_t(1) << 30;
+inline std::size_t controlOffset() { return g_rt.size[kRegionHeap] - g_rt.control_bytes; }
+inline ControlArea* controlArea() { return reinterpret_cast<ControlArea*>(g_rt.base[kRegionHeap] + controlOffset()); }
+inline ControlArea* peerControlArea(int pe) {
+  return reinterpret_cast<ControlArea*>(g_rt.peers[pe].base[kRegionHeap] + controlOffset());
+}
 
 /// Which symmetric region holds [addr, addr+len), and the offset in it. Returns -1 if none.
-inline int regionOf(const void* addr, std::size_t len, std::size_t* off) {
+__attribute__((always_inline)) inline int regionOf(const void* addr, std::size_t len, std::size_t* off) {
   for (int r = 0; r < kNumRegions; ++r) {
     std::size_t o = reinterpret_cast<uintptr_t>(addr) - reinterpret_cast<uintptr_t>(g_rt.base[r]);
     if (o < g_rt.size[r] && len <= g_rt.size[r] - o) {
@@ -121,7 +133,7 @@ inline int regionOf(const void* addr, std::size_t len, std::size_t* off) {
 
 /// Translate a symmetric address to a pointer usable here for world PE `pe`.
 /// Fatal (naming `call`) when `pe` is out of range, the range is not symmetric, or `pe` is not mapped.
-inline char* peerPtr(const char* call, const char* what, const void* addr, std::size_t len, int pe) {
+__attribute__((always_inline)) inline char* peerPtr(const char* call, const char* what, const void* addr, std::size_t len, int pe) {
   if (GSHMEM_UNLIKELY(static_cast<unsigned>(pe) >= static_cast<unsigned>(g_rt.n_pes))) errorBadPe(call, pe, g_rt.n_pes);
   std::size_t off;
   int r = regionOf(addr, len, &off);

@@ -11,9 +11,7 @@ namespace gshmem {
 namespace {
 
 std::atomic<uint64_t>* peerCell(int world_pe, int slot, int round) {
-  char* base = g_rt.peers[world_pe].base[kRegionHeap];
-  auto* ca = reinterpret_cast<ControlArea*>(base);
-  return &ca->sync[slot][round].value;
+  return &peerControlArea(world_pe)->sync[slot][round].value;
 }
 
 constexpr uint64_t kTicket = uint64_t(1) << 32;

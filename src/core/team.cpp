@@ -20,14 +20,17 @@ namespace {
 uint64_t g_slots_used = 0;               ///< slots held by teams this PE belongs to
 std::vector<gshmem_team*> g_user_teams;  ///< live teams created by splits (this PE is a member)
 
-uint64_t* scratch() { return reinterpret_cast<uint64_t*>(reinterpret_cast<char*>(controlArea()) + sizeof(ControlArea)); }
+uint64_t* scratch() { return reinterpret_cast<uint64_t*>(controlArea() + 1); }
 
 uint64_t* peerScratch(int pe) {
-  return reinterpret_cast<uint64_t*>(g_rt.peers[pe].base[kRegionHeap] + sizeof(ControlArea));
+  return reinterpret_cast<uint64_t*>(peerControlArea(pe) + 1);
 }
+
+uint64_t* collScratch(int slot) { return scratch() + g_rt.n_pes + std::size_t(slot) * g_rt.n_pes; }
 
 void resetSlot(int slot) {
   for (int k = 0; k < kMaxRounds; ++k) controlArea()->sync[slot][k].value.store(0, std::memory_order_relaxed);
+  std::memset(collScratch(slot), 0, g_rt.n_pes * sizeof(uint64_t));
 }
 }  // namespace
 
@@ -144,6 +147,8 @@ void teamDestroy(const char* call, gshmem_team* team) {
   g_user_teams.erase(std::find(g_user_teams.begin(), g_user_teams.end(), team));
   delete team;
 }
+
+uint64_t* teamCollScratch(gshmem_team* team) { return collScratch(team->slot); }
 
 int teamTranslate(gshmem_team* src, int src_pe, gshmem_team* dst) {
   if (!src || !dst || src_pe < 0 || src_pe >= src->size) return -1;
