@@ -16,12 +16,6 @@ enum Cmp : int { kCmpEq = 0, kCmpNe = 1, kCmpGt = 2, kCmpGe = 3, kCmpLt = 4, kCm
 /// Signal operators (values match SHMEM_SIGNAL_SET/ADD).
 enum SignalOp : int { kSignalSet = 0, kSignalAdd = 1 };
 
-enum class AmoOp {
-  Fetch, Set, Swap, CompareSwap,
-  FetchAdd, Add, FetchInc, Inc,
-  FetchAnd, And, FetchOr, Or, FetchXor, Xor,
-};
-
 namespace ops {
 
 [[noreturn]] void errorMisaligned(const char* call, const void* addr, std::size_t align) __attribute__((cold));
@@ -39,35 +33,43 @@ inline void requireInit(const char* call) {
 inline void put(const char* call, const gshmem_ctx* ctx, void* dst, const void* src, std::size_t n, int pe) {
   requireInit(call);
   int wpe = ctxWorldPe(call, ctx, pe);
-  char* p = peerPtr(call, "dest", dst, n, wpe);
+  RemoteAddr ra;
+  char* p = resolve(call, "dest", dst, n, wpe, &ra);
   if (GSHMEM_UNLIKELY(src == nullptr && n)) errorNull(call, "source");
-  std::memcpy(p, src, n);
+  if (GSHMEM_LIKELY(p != nullptr)) std::memcpy(p, src, n);
+  else remotePut(call, ra, src, n);
 }
 
 /// Copy `n` bytes from symmetric `src` on `pe` to local `dst`.
 inline void get(const char* call, const gshmem_ctx* ctx, void* dst, const void* src, std::size_t n, int pe) {
   requireInit(call);
   int wpe = ctxWorldPe(call, ctx, pe);
-  const char* p = peerPtr(call, "source", src, n, wpe);
+  RemoteAddr ra;
+  const char* p = resolve(call, "source", src, n, wpe, &ra);
   if (GSHMEM_UNLIKELY(dst == nullptr && n)) errorNull(call, "dest");
-  std::memcpy(dst, p, n);
+  if (GSHMEM_LIKELY(p != nullptr)) std::memcpy(dst, p, n);
+  else remoteGet(call, ra, dst, n);
 }
 
 template <typename T>
 inline void p(const char* call, const gshmem_ctx* ctx, T* dst, T value, int pe) {
   requireInit(call);
   int wpe = ctxWorldPe(call, ctx, pe);
-  T* q = reinterpret_cast<T*>(peerPtr(call, "dest", dst, sizeof(T), wpe));
-  std::memcpy(q, &value, sizeof(T));
+  RemoteAddr ra;
+  char* q = resolve(call, "dest", dst, sizeof(T), wpe, &ra);
+  if (GSHMEM_LIKELY(q != nullptr)) std::memcpy(q, &value, sizeof(T));
+  else remotePut(call, ra, &value, sizeof(T));
 }
 
 template <typename T>
 inline T g(const char* call, const gshmem_ctx* ctx, const T* src, int pe) {
   requireInit(call);
   int wpe = ctxWorldPe(call, ctx, pe);
-  const T* q = reinterpret_cast<const T*>(peerPtr(call, "source", src, sizeof(T), wpe));
+  RemoteAddr ra;
+  const char* q = resolve(call, "source", src, sizeof(T), wpe, &ra);
   T v;
-  std::memcpy(&v, q, sizeof(T));
+  if (GSHMEM_LIKELY(q != nullptr)) std::memcpy(&v, q, sizeof(T));
+  else remoteGet(call, ra, &v, sizeof(T));
   return v;
 }
 
@@ -78,10 +80,19 @@ inline void iput(const char* call, const gshmem_ctx* ctx, void* dst, const void*
   if (nelems == 0) return;
   int wpe = ctxWorldPe(call, ctx, pe);
   // Validate both ends of the strided range, then copy element by element.
-  char* first = peerPtr(call, "dest", dst, esize, wpe);
-  peerPtr(call, "dest", static_cast<char*>(dst) + (nelems - 1) * dst_stride * esize, esize, wpe);
+  RemoteAddr ra, last;
+  char* first = resolve(call, "dest", dst, esize, wpe, &ra);
+  resolve(call, "dest", static_cast<char*>(dst) + (nelems - 1) * dst_stride * esize, esize, wpe, &last);
   const char* s = static_cast<const char*>(src);
-  for (std::size_t i = 0; i < nelems; ++i) std::memcpy(first + i * dst_stride * esize, s + i * src_stride * esize, esize);
+  if (first) {
+    for (std::size_t i = 0; i < nelems; ++i) std::memcpy(first + i * dst_stride * esize, s + i * src_stride * esize, esize);
+  } else {
+    for (std::size_t i = 0; i < nelems; ++i) {
+      RemoteAddr e = ra;
+      e.offset += i * dst_stride * esize;
+      remotePut(call, e, s + i * src_stride * esize, esize);
+    }
+  }
 }
 
 inline void iget(const char* call, const gshmem_ctx* ctx, void* dst, const void* src, std::ptrdiff_t dst_stride,
@@ -89,14 +100,29 @@ inline void iget(const char* call, const gshmem_ctx* ctx, void* dst, const void*
   requireInit(call);
   if (nelems == 0) return;
   int wpe = ctxWorldPe(call, ctx, pe);
-  const char* first = peerPtr(call, "source", src, esize, wpe);
-  peerPtr(call, "source", static_cast<const char*>(src) + (nelems - 1) * src_stride * esize, esize, wpe);
+  RemoteAddr ra, last;
+  const char* first = resolve(call, "source", src, esize, wpe, &ra);
+  resolve(call, "source", static_cast<const char*>(src) + (nelems - 1) * src_stride * esize, esize, wpe, &last);
   char* d = static_cast<char*>(dst);
-  for (std::size_t i = 0; i < nelems; ++i) std::memcpy(d + i * dst_stride * esize, first + i * src_stride * esize, esize);
+  if (first) {
+    for (std::size_t i = 0; i < nelems; ++i) std::memcpy(d + i * dst_stride * esize, first + i * src_stride * esize, esize);
+  } else {
+    for (std::size_t i = 0; i < nelems; ++i) {
+      RemoteAddr e = ra;
+      e.offset += i * src_stride * esize;
+      remoteGet(call, e, d + i * dst_stride * esize, esize);
+    }
+  }
 }
 
-inline void fence(const gshmem_ctx*) { std::atomic_thread_fence(std::memory_order_release); }
-inline void quiet(const gshmem_ctx*) { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void fence(const gshmem_ctx*) {
+  std::atomic_thread_fence(std::memory_order_release);
+  if (GSHMEM_UNLIKELY(g_rt.remote != nullptr)) remoteFence("shmem_fence");
+}
+inline void quiet(const gshmem_ctx*) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (GSHMEM_UNLIKELY(g_rt.remote != nullptr)) remoteQuiet("shmem_quiet");
+}
 
 // ---------------------------------------------------------------------------------------------- AMO
 
@@ -105,13 +131,30 @@ struct AmoBits {  // integer type of the same size, for float/double through CAS
   using type = std::conditional_t<sizeof(T) == 8, uint64_t, std::conditional_t<sizeof(T) == 4, uint32_t, T>>;
 };
 
+/// AMO through the remote transport: values travel as their bit patterns, zero-extended to 64 bits.
+template <typename T>
+__attribute__((noinline)) T amoRemote(const char* call, const RemoteAddr& ra, AmoOp op, T value, T cond) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "remote AMOs are 32- or 64-bit");
+  using B = typename AmoBits<T>::type;
+  B vb, cb;
+  std::memcpy(&vb, &value, sizeof vb);
+  std::memcpy(&cb, &cond, sizeof cb);
+  uint64_t r = remoteAmo(call, ra, op, sizeof(T), vb, cb);
+  B rb = static_cast<B>(r);
+  T out;
+  std::memcpy(&out, &rb, sizeof out);
+  return out;
+}
+
 /// Atomic `op` on symmetric `dest` at `pe`. Returns the old value for fetching ops (T{} otherwise).
 template <typename T>
 inline T amo(const char* call, const gshmem_ctx* ctx, AmoOp op, T* dest, T value, T cond, int pe) {
   requireInit(call);
   int wpe = ctxWorldPe(call, ctx, pe);
   if (GSHMEM_UNLIKELY(reinterpret_cast<uintptr_t>(dest) % sizeof(T))) errorMisaligned(call, dest, sizeof(T));
-  T* q = reinterpret_cast<T*>(peerPtr(call, "dest", dest, sizeof(T), wpe));
+  RemoteAddr ra;
+  T* q = reinterpret_cast<T*>(resolve(call, "dest", dest, sizeof(T), wpe, &ra));
+  if (GSHMEM_UNLIKELY(q == nullptr)) return amoRemote<T>(call, ra, op, value, cond);
   constexpr int kMo = __ATOMIC_SEQ_CST;
   if constexpr (std::is_floating_point_v<T>) {
     using B = typename AmoBits<T>::type;
@@ -160,9 +203,18 @@ inline void putSignal(const char* call, const gshmem_ctx* ctx, void* dst, const 
                       uint64_t* sig, uint64_t signal, int sig_op, int pe) {
   requireInit(call);
   int wpe = ctxWorldPe(call, ctx, pe);
-  char* d = peerPtr(call, "dest", dst, n, wpe);
+  RemoteAddr rd, rs;
+  char* d = resolve(call, "dest", dst, n, wpe, &rd);
   if (GSHMEM_UNLIKELY(reinterpret_cast<uintptr_t>(sig) % 8)) errorMisaligned(call, sig, 8);
-  uint64_t* s = reinterpret_cast<uint64_t*>(peerPtr(call, "sig_addr", sig, 8, wpe));
+  uint64_t* s = reinterpret_cast<uint64_t*>(resolve(call, "sig_addr", sig, 8, wpe, &rs));
+  if (GSHMEM_UNLIKELY(s == nullptr || d == nullptr)) {
+    if (sig_op != kSignalSet && sig_op != kSignalAdd) errorBadSignalOp(call, sig_op);
+    if (d) std::memcpy(d, src, n);
+    else remotePut(call, rd, src, n);
+    remoteFence(call);  // the signal lands after the data
+    remoteAmo(call, rs, sig_op == kSignalSet ? AmoOp::Set : AmoOp::Add, 8, signal, 0);
+    return;
+  }
   std::memcpy(d, src, n);
   if (sig_op == kSignalSet) __atomic_store_n(s, signal, __ATOMIC_RELEASE);
   else if (sig_op == kSignalAdd) __atomic_fetch_add(s, signal, __ATOMIC_RELEASE);

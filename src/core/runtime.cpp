@@ -177,29 +177,53 @@ int runtimeInit(const char* call, int requested) {
   g_rt.size[kRegionData] = g_data_region.size;
 
   // Transports, then the per-peer table (decided once, here).
+  if (p.TRANSPORTS != "auto" && p.TRANSPORTS != "shm" && p.TRANSPORTS != "ucx")
+    fatal(call, "GSHMEM_TRANSPORTS='%s' is not valid: use auto, shm or ucx", p.TRANSPORTS.c_str());
   std::vector<LocalRegion> regions = {g_heap_region, g_data_region};
   auto shm = shmTransportCreate();
   std::vector<PeerReach> reach;
   if (isError(shm->connect(b, regions, &reach))) fatal(call, "shared-memory transport setup failed");
   g_rt.transports.push_back(std::move(shm));
+  g_rt.peer_table.assign(g_rt.n_pes, PeerEntry{});
+  g_rt.peer_via.assign(g_rt.n_pes, "shm");
+  bool need_remote = p.TRANSPORTS == "ucx";
+  for (int pe = 0; pe < g_rt.n_pes; ++pe) {
+    bool use_shm = (reach[pe].caps & kCapLoadStore) && (p.TRANSPORTS != "ucx" || pe == g_rt.my_pe);
+    if (use_shm)
+      for (int r = 0; r < kNumRegions; ++r) g_rt.peer_table[pe].base[r] = reach[pe].mapped[r];
+    else
+      need_remote = true;
+  }
+  // Every PE must take part in creating the remote transport when any PE needs it.
+  int any_remote = need_remote ? 1 : 0;
+  std::vector<int> all_remote(g_rt.n_pes);
+  if (isError(b.allGather(&any_remote, all_remote.data(), sizeof any_remote))) fatal(call, "bootstrap allgather failed");
+  if (std::find(all_remote.begin(), all_remote.end(), 1) != all_remote.end()) {
+    if (p.TRANSPORTS == "shm")
+      fatal(call, "some PEs are on other nodes but GSHMEM_TRANSPORTS=shm; use auto or ucx");
+    auto ucx = ucxTransportCreate();
+    if (!ucx) fatal(call, "PEs on other nodes (or GSHMEM_TRANSPORTS=ucx) need UCX, and this build has no UCX");
+    std::vector<PeerReach> ureach;
+    if (isError(ucx->connect(b, regions, &ureach))) fatal(call, "UCX transport setup failed");
+    for (int pe = 0; pe < g_rt.n_pes; ++pe) {
+      if (g_rt.peer_table[pe].base[kRegionHeap]) continue;
+      if (!(ureach[pe].caps & kCapRma)) fatal(call, "PE %d cannot be reached by any transport", pe);
+      g_rt.peer_via[pe] = ucx->name();
+      reach[pe].why = ureach[pe].why;
+    }
+    g_rt.remote = ucx.get();
+    g_rt.transports.push_back(std::move(ucx));
+  }
   for (int r = 0; r < kNumRegions; ++r)
     if (regions[r].fd >= 0) close(regions[r].fd);  // the mappings keep the memory alive
   g_heap_region.fd = g_data_region.fd = -1;
-
-  g_rt.peer_table.assign(g_rt.n_pes, PeerEntry{});
-  for (int pe = 0; pe < g_rt.n_pes; ++pe) {
-    if (!(reach[pe].caps & kCapLoadStore)) {
-      fatal(call, "PE %d is on another node and this build has no inter-node transport; run all PEs on one node",
-            pe);
-    }
-    for (int r = 0; r < kNumRegions; ++r) g_rt.peer_table[pe].base[r] = reach[pe].mapped[r];
-  }
   g_rt.peers = g_rt.peer_table.data();
   teamsInit();
   if (p.INFO) {
     printInfo();
     for (int pe = 0; pe < g_rt.n_pes && g_rt.my_pe == 0; ++pe)
-      fprintf(stderr, "gshmem:   PE %d -> PE %d: %s via %s\n", g_rt.my_pe, pe, reach[pe].why.c_str(), "shm");
+      fprintf(stderr, "gshmem:   PE %d -> PE %d: %s (%s)\n", g_rt.my_pe, pe, g_rt.peer_via[pe].c_str(),
+              reach[pe].why.c_str());
   }
   if (isError(b.barrier())) fatal(call, "bootstrap barrier failed");
   g_rt.initialized.store(1);
@@ -214,6 +238,7 @@ void runtimeFinalize() {
   barrierAll("shmem_finalize");
   teamsFinalize();
   g_rt.peers = nullptr;
+  g_rt.remote = nullptr;
   for (auto it = g_rt.transports.rbegin(); it != g_rt.transports.rend(); ++it) (*it)->disconnect();
   g_rt.transports.clear();
   // The data segment stays mapped: it holds the program's globals.

@@ -9,11 +9,13 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <sched.h>
 #include <vector>
 
 #include "base/bootstrap.hpp"
 #include "base/log.hpp"
+#include "transports/transport.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -28,8 +30,6 @@
 #define GSHMEM_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 namespace gshmem {
-
-class Transport;
 
 /// Symmetric regions: addresses inside them are translated by offset to any PE.
 enum Region : int { kRegionHeap = 0, kRegionData = 1, kNumRegions = 2 };
@@ -87,6 +87,7 @@ struct Runtime {
   PeerEntry* peers = nullptr;
   int check = 1;
   long wait_spins = 2048;
+  Transport* remote = nullptr;  ///< reaches the peers whose regions are not mapped here (UCX), or nullptr
 
   // Cold state.
   std::atomic<int> initialized{0};
@@ -96,6 +97,7 @@ struct Runtime {
   std::vector<std::unique_ptr<Transport>> transports;
   std::vector<PeerEntry> peer_table;
   std::vector<int> node_of;
+  std::vector<std::string> peer_via;  ///< transport name per PE, for GSHMEM_INFO
   std::recursive_mutex alloc_lock;  ///< collective calls (malloc, team split) from several threads
 };
 
@@ -115,9 +117,7 @@ extern Runtime g_rt;
 constexpr std::size_t kHeapAlign = std::size_t(1) << 30;
 inline std::size_t controlOffset() { return g_rt.size[kRegionHeap] - g_rt.control_bytes; }
 inline ControlArea* controlArea() { return reinterpret_cast<ControlArea*>(g_rt.base[kRegionHeap] + controlOffset()); }
-inline ControlArea* peerControlArea(int pe) {
-  return reinterpret_cast<ControlArea*>(g_rt.peers[pe].base[kRegionHeap] + controlOffset());
-}
+
 
 /// Which symmetric region holds [addr, addr+len), and the offset in it. Returns -1 if none.
 __attribute__((always_inline)) inline int regionOf(const void* addr, std::size_t len, std::size_t* off) {
@@ -131,17 +131,36 @@ __attribute__((always_inline)) inline int regionOf(const void* addr, std::size_t
   return -1;
 }
 
-/// Translate a symmetric address to a pointer usable here for world PE `pe`.
-/// Fatal (naming `call`) when `pe` is out of range, the range is not symmetric, or `pe` is not mapped.
-__attribute__((always_inline)) inline char* peerPtr(const char* call, const char* what, const void* addr, std::size_t len, int pe) {
+/// Locate symmetric [addr, addr+len) on world PE `pe`. Returns a pointer usable here when the peer's region is
+/// mapped; otherwise nullptr, with *ra naming the remote location for the transport.
+/// Fatal (naming `call`) when `pe` is out of range or the range is not symmetric.
+__attribute__((always_inline)) inline char* resolve(const char* call, const char* what, const void* addr,
+                                                    std::size_t len, int pe, RemoteAddr* ra) {
   if (GSHMEM_UNLIKELY(static_cast<unsigned>(pe) >= static_cast<unsigned>(g_rt.n_pes))) errorBadPe(call, pe, g_rt.n_pes);
   std::size_t off;
   int r = regionOf(addr, len, &off);
   if (GSHMEM_UNLIKELY(r < 0)) errorNotSymmetric(call, what, addr, len);
   char* b = g_rt.peers[pe].base[r];
-  if (GSHMEM_UNLIKELY(b == nullptr)) errorUnreachable(call, pe);
-  return b + off;
+  if (GSHMEM_LIKELY(b != nullptr)) return b + off;
+  *ra = RemoteAddr{pe, r, off};
+  return nullptr;
 }
+
+/// Like resolve(), for callers that need load/store access: fatal when `pe` is not mapped here.
+__attribute__((always_inline)) inline char* peerPtr(const char* call, const char* what, const void* addr,
+                                                    std::size_t len, int pe) {
+  RemoteAddr ra;
+  char* p = resolve(call, what, addr, len, pe, &ra);
+  if (GSHMEM_UNLIKELY(p == nullptr)) errorUnreachable(call, pe);
+  return p;
+}
+
+// Remote path (core/remote.cpp), out of line: each is fatal with a one-line message when the transport fails.
+void remotePut(const char* call, const RemoteAddr& ra, const void* src, std::size_t n);
+void remoteGet(const char* call, const RemoteAddr& ra, void* dst, std::size_t n);
+uint64_t remoteAmo(const char* call, const RemoteAddr& ra, AmoOp op, unsigned size, uint64_t value, uint64_t cond);
+void remoteFence(const char* call);
+void remoteQuiet(const char* call);
 
 /// The world PE of `pe` in the context's team; fatal when out of range.
 inline int ctxWorldPe(const char* call, const gshmem_ctx* ctx, int pe) {
@@ -156,6 +175,7 @@ template <typename F>
 inline void waitFor(F&& ready) {
   long spins = 0;
   while (!ready()) {
+    if (g_rt.remote) g_rt.remote->progress();
     if (spins < g_rt.wait_spins) {
       ++spins;
       GSHMEM_CPU_RELAX();

@@ -10,13 +10,25 @@ namespace gshmem {
 
 namespace {
 
-std::atomic<uint64_t>* peerCell(int world_pe, int slot, int round) {
-  return &peerControlArea(world_pe)->sync[slot][round].value;
-}
-
 constexpr uint64_t kTicket = uint64_t(1) << 32;
 constexpr uint64_t kServingMask = kTicket - 1;
 constexpr int kLockPe = 0;
+
+/// Store `epoch` into the round-k cell of world PE `to` (same offset in every heap).
+inline void signalCell(gshmem_team* t, int k, int to, uint64_t epoch) {
+  std::atomic<uint64_t>* mine = &controlArea()->sync[t->slot][k].value;
+  RemoteAddr ra;
+  char* p = resolve("shmem_sync", "sync cell", mine, sizeof(uint64_t), to, &ra);
+  if (GSHMEM_LIKELY(p != nullptr))
+    reinterpret_cast<std::atomic<uint64_t>*>(p)->store(epoch, std::memory_order_release);
+  else
+    remoteAmo("shmem_sync", ra, AmoOp::Set, sizeof(uint64_t), epoch, 0);
+}
+
+using Word = unsigned long long;
+inline Word lockAmo(const char* call, AmoOp op, long* lock, Word value, Word cond = 0) {
+  return ops::amo<Word>(call, ctxDefault(), op, reinterpret_cast<Word*>(lock), value, cond, kLockPe);
+}
 
 }  // namespace
 
@@ -27,8 +39,7 @@ void teamSyncImpl(gshmem_team* t) {
   const int me = t->my_index;
   ControlArea* mine = controlArea();
   for (int k = 0, dist = 1; dist < n; ++k, dist <<= 1) {
-    int to = t->worldPe((me + dist) % n);
-    peerCell(to, t->slot, k)->store(epoch, std::memory_order_release);
+    signalCell(t, k, t->worldPe((me + dist) % n), epoch);
     std::atomic<uint64_t>& cell = mine->sync[t->slot][k].value;
     waitFor([&] { return cell.load(std::memory_order_acquire) >= epoch; });
   }
@@ -48,33 +59,27 @@ void teamSync(const char* call, gshmem_team* team) {
 }
 
 void setLock(const char* call, long* lock) {
-  ops::requireInit(call);
-  if (reinterpret_cast<uintptr_t>(lock) % 8) ops::errorMisaligned(call, lock, 8);
-  auto* word = reinterpret_cast<uint64_t*>(peerPtr(call, "lock", lock, sizeof(long), kLockPe));
-  uint64_t ticket = (__atomic_fetch_add(word, kTicket, __ATOMIC_ACQ_REL) >> 32) & kServingMask;
-  waitFor([&] { return (__atomic_load_n(word, __ATOMIC_ACQUIRE) & kServingMask) == ticket; });
+  Word ticket = (lockAmo(call, AmoOp::FetchAdd, lock, kTicket) >> 32) & kServingMask;
+  waitFor([&] { return (lockAmo(call, AmoOp::Fetch, lock, 0) & kServingMask) == ticket; });
 }
 
 int testLock(const char* call, long* lock) {
-  ops::requireInit(call);
-  if (reinterpret_cast<uintptr_t>(lock) % 8) ops::errorMisaligned(call, lock, 8);
-  auto* word = reinterpret_cast<uint64_t*>(peerPtr(call, "lock", lock, sizeof(long), kLockPe));
-  uint64_t v = __atomic_load_n(word, __ATOMIC_ACQUIRE);
+  Word v = lockAmo(call, AmoOp::Fetch, lock, 0);
   if (((v >> 32) & kServingMask) != (v & kServingMask)) return 1;  // held or queued
-  return __atomic_compare_exchange_n(word, &v, v + kTicket, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ? 0 : 1;
+  return lockAmo(call, AmoOp::CompareSwap, lock, v + kTicket, v) == v ? 0 : 1;
 }
 
 void clearLock(const char* call, long* lock) {
-  ops::requireInit(call);
-  if (reinterpret_cast<uintptr_t>(lock) % 8) ops::errorMisaligned(call, lock, 8);
-  auto* word = reinterpret_cast<uint64_t*>(peerPtr(call, "lock", lock, sizeof(long), kLockPe));
   ops::quiet(ctxDefault());  // updates made under the lock complete before the next holder enters
-  uint64_t v = __atomic_load_n(word, __ATOMIC_RELAXED), nv;
-  do {
+  Word v = lockAmo(call, AmoOp::Fetch, lock, 0);
+  for (;;) {
     if (((v >> 32) & kServingMask) == (v & kServingMask))
       fatal(call, "the lock at %p is not held", static_cast<void*>(lock));
-    nv = (v & ~kServingMask) | ((v + 1) & kServingMask);  // bump "serving" without carrying into "next"
-  } while (!__atomic_compare_exchange_n(word, &v, nv, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+    Word nv = (v & ~kServingMask) | ((v + 1) & kServingMask);  // bump "serving" without carrying into "next"
+    Word old = lockAmo(call, AmoOp::CompareSwap, lock, nv, v);
+    if (old == v) return;
+    v = old;
+  }
 }
 
 }  // namespace gshmem

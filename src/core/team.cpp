@@ -22,9 +22,6 @@ std::vector<gshmem_team*> g_user_teams;  ///< live teams created by splits (this
 
 uint64_t* scratch() { return reinterpret_cast<uint64_t*>(controlArea() + 1); }
 
-uint64_t* peerScratch(int pe) {
-  return reinterpret_cast<uint64_t*>(peerControlArea(pe) + 1);
-}
 
 uint64_t* collScratch(int slot) { return scratch() + g_rt.n_pes + std::size_t(slot) * g_rt.n_pes; }
 
@@ -103,7 +100,9 @@ gshmem_team* teamSplitStrided(const char* call, gshmem_team* parent, int start, 
   // Agree on a slot: every member pushes its used mask to every member, then each ORs them.
   uint64_t mask = g_slots_used;
   for (int i = 0; i < parent->size; ++i)
-    __atomic_store_n(&peerScratch(parent->worldPe(i))[parent->my_index], mask, __ATOMIC_RELEASE);
+    ops::amo<unsigned long long>(call, ctxDefault(), AmoOp::Set,
+                                 reinterpret_cast<unsigned long long*>(&scratch()[parent->my_index]), mask, 0,
+                                 parent->worldPe(i));
   teamSyncImpl(parent);
   uint64_t all = 0;
   for (int i = 0; i < parent->size; ++i) all |= __atomic_load_n(&scratch()[i], __ATOMIC_ACQUIRE);

@@ -12,6 +12,30 @@
 
 namespace gshmem {
 
+/// Remote atomic operations (the OpenSHMEM set).
+enum class AmoOp {
+  Fetch, Set, Swap, CompareSwap,
+  FetchAdd, Add, FetchInc, Inc,
+  FetchAnd, And, FetchOr, Or, FetchXor, Xor,
+};
+
+/// True for operations that return the previous value.
+inline bool amoFetches(AmoOp op) {
+  switch (op) {
+    case AmoOp::Set: case AmoOp::Add: case AmoOp::Inc: case AmoOp::And: case AmoOp::Or: case AmoOp::Xor:
+      return false;
+    default:
+      return true;
+  }
+}
+
+/// A location in a peer's symmetric region: which region (0 heap, 1 data, ...) and the byte offset in it.
+struct RemoteAddr {
+  int pe;
+  int region;
+  std::size_t offset;
+};
+
 /// What a transport can do for one peer.
 enum TransportCaps : unsigned {
   kCapLoadStore = 1u << 0,  ///< the peer's regions are mapped here: put/get are memcpy, AMOs CPU atomics
@@ -47,9 +71,35 @@ class Transport {
 
   /// Release peer mappings and resources; called in reverse order of creation.
   virtual void disconnect() = 0;
+
+  // ---- Data path, for peers this transport reported with kCapRma / kCapAmo. Callable from any thread.
+  // Errors are returned, never fatal here: the core turns them into one-line messages naming the call.
+
+  /// Post a put of `n` bytes; `src` may be reused on return. Completion (remote visibility) by quiet().
+  virtual Status putNbi(const RemoteAddr& dst, const void* src, std::size_t n) { return Status::Unsupported; }
+  /// Get `n` bytes; data is in `dst` on return (blocking).
+  virtual Status get(const RemoteAddr& src, void* dst, std::size_t n) { return Status::Unsupported; }
+  /// Post a get; `dst` is valid after quiet().
+  virtual Status getNbi(const RemoteAddr& src, void* dst, std::size_t n) { return Status::Unsupported; }
+  /// Atomic on a naturally aligned `size`-byte (4 or 8) integer. Fetching ops block and write `*result`;
+  /// non-fetching ops may complete at quiet(). Values are passed zero-extended in 64 bits.
+  virtual Status amo(const RemoteAddr& dst, AmoOp op, unsigned size, uint64_t value, uint64_t cond,
+                     uint64_t* result) {
+    return Status::Unsupported;
+  }
+  /// Order earlier puts/AMOs to each peer before later ones to the same peer.
+  virtual Status fence() { return Status::Ok; }
+  /// Complete every operation this PE posted through the transport.
+  virtual Status quiet() { return Status::Ok; }
+  /// Make progress on incoming and outgoing operations (called from wait loops). Must be cheap when idle.
+  virtual void progress() {}
 };
 
 /// Shared-memory transport: maps the memfd-backed regions of every PE on the same node.
 std::unique_ptr<Transport> shmTransportCreate();
+
+/// UCX transport (built when UCX is found): reaches every PE through UCP RMA/AMO on registered regions.
+/// Returns nullptr when this build has no UCX.
+std::unique_ptr<Transport> ucxTransportCreate();
 
 }  // namespace gshmem

@@ -1,0 +1,51 @@
+// The remote path of every operation: peers whose regions are not mapped here are reached through g_rt.remote.
+// Kept out of line so the load/store fast path stays small.
+#include "core/runtime.hpp"
+
+namespace gshmem {
+
+namespace {
+
+[[noreturn]] __attribute__((cold)) void transportFailed(const char* call, const RemoteAddr& ra, const char* what,
+                                                        Status s) {
+  fatal(call, "%s to PE %d through %s failed: %s (is PE %d still alive? see GSHMEM_TIMEOUT)", what, ra.pe,
+        g_rt.remote->name(), statusString(s), ra.pe);
+}
+
+inline Transport* remoteFor(const char* call, int pe) {
+  if (GSHMEM_UNLIKELY(g_rt.remote == nullptr)) errorUnreachable(call, pe);
+  return g_rt.remote;
+}
+
+}  // namespace
+
+void remotePut(const char* call, const RemoteAddr& ra, const void* src, std::size_t n) {
+  Status s = remoteFor(call, ra.pe)->putNbi(ra, src, n);
+  if (isError(s)) transportFailed(call, ra, "put", s);
+}
+
+void remoteGet(const char* call, const RemoteAddr& ra, void* dst, std::size_t n) {
+  Status s = remoteFor(call, ra.pe)->get(ra, dst, n);
+  if (isError(s)) transportFailed(call, ra, "get", s);
+}
+
+uint64_t remoteAmo(const char* call, const RemoteAddr& ra, AmoOp op, unsigned size, uint64_t value, uint64_t cond) {
+  uint64_t result = 0;
+  Status s = remoteFor(call, ra.pe)->amo(ra, op, size, value, cond, &result);
+  if (isError(s)) transportFailed(call, ra, "atomic", s);
+  return result;
+}
+
+void remoteFence(const char* call) {
+  if (!g_rt.remote) return;
+  Status s = g_rt.remote->fence();
+  if (isError(s)) fatal(call, "fence through %s failed: %s", g_rt.remote->name(), statusString(s));
+}
+
+void remoteQuiet(const char* call) {
+  if (!g_rt.remote) return;
+  Status s = g_rt.remote->quiet();
+  if (isError(s)) fatal(call, "quiet through %s failed: %s", g_rt.remote->name(), statusString(s));
+}
+
+}  // namespace gshmem
