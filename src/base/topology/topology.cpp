@@ -109,9 +109,13 @@ std::string Topology::summary() const {
   }
   for (int n = 0; n < nicCount(); ++n) {
     const TopoNic& nic = nics_[n];
-    std::snprintf(line, sizeof line, "  NIC%d  %s %s%s%s  CPU%d  %.1f GB/s\n", n, nic.busId.c_str(), nic.name.c_str(),
+    double gbps = nodes_[nic.node].upLinkGBps;
+    std::string speed = gbps > 0 ? std::to_string(static_cast<int>(gbps * 10 + 0.5) / 10) + "." +
+                                       std::to_string(static_cast<int>(gbps * 10 + 0.5) % 10) + " GB/s"
+                                 : "link speed unknown";
+    std::snprintf(line, sizeof line, "  NIC%d  %s %s%s%s  CPU%d  %s\n", n, nic.busId.c_str(), nic.name.c_str(),
                   nic.netdev.empty() || nic.netdev == nic.name ? "" : " ",
-                  nic.netdev == nic.name ? "" : nic.netdev.c_str(), nic.cpuDomain, nodes_[nic.node].upLinkGBps);
+                  nic.netdev == nic.name ? "" : nic.netdev.c_str(), nic.cpuDomain, speed.c_str());
     out += line;
   }
   auto matrix = [&](const char* title, int cols, const char* colPrefix, auto cell) {
@@ -121,6 +125,7 @@ std::string Topology::summary() const {
       std::snprintf(line, sizeof line, "%-6s", (colPrefix + std::to_string(j)).c_str());
       out += line;
     }
+    while (out.back() == ' ') out.pop_back();
     out += '\n';
     for (int g = 0; g < gpuCount(); ++g) {
       std::snprintf(line, sizeof line, "  GPU%-3d", g);
