@@ -38,16 +38,31 @@ double pathDefaultBandwidth(PathType t) {
   return 0.0;
 }
 
-std::string pciBusIdNormalize(const std::string& busId) {
-  unsigned dom = 0, bus = 0, dev = 0, fn = 0;
-  int consumed = 0;
-  const char* s = busId.c_str();
-  if (std::sscanf(s, "%x:%x:%x.%x%n", &dom, &bus, &dev, &fn, &consumed) == 4 && s[consumed] == '\0') {
-  } else if (dom = 0, std::sscanf(s, "%x:%x.%x%n", &bus, &dev, &fn, &consumed) == 3 && s[consumed] == '\0') {
-  } else {
-    return {};
+/// Parse the whole of @p s as 1..maxDigits hex digits. @return false otherwise.
+static bool parseHex(const std::string& s, size_t maxDigits, unsigned* out) {
+  if (s.empty() || s.size() > maxDigits) return false;
+  unsigned v = 0;
+  for (char c : s) {
+    if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
+    v = v * 16 + static_cast<unsigned>(std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : (c | 0x20) - 'a' + 10);
   }
-  if (dom > 0xffff || bus > 0xff || dev > 0x1f || fn > 0x7) return {};
+  *out = v;
+  return true;
+}
+
+std::string pciBusIdNormalize(const std::string& busId) {
+  // Accepted: [domain:]bus:device.function, all hex; the domain may have up to 8 digits (NVML writes 8).
+  size_t dot = busId.rfind('.');
+  size_t c2 = busId.rfind(':');
+  if (dot == std::string::npos || c2 == std::string::npos || c2 > dot) return {};
+  size_t c1 = c2 == 0 ? std::string::npos : busId.rfind(':', c2 - 1);
+  unsigned dom = 0, bus = 0, dev = 0, fn = 0;
+  if (c1 != std::string::npos && !parseHex(busId.substr(0, c1), 8, &dom)) return {};
+  size_t busStart = c1 == std::string::npos ? 0 : c1 + 1;
+  if (!parseHex(busId.substr(busStart, c2 - busStart), 2, &bus) ||
+      !parseHex(busId.substr(c2 + 1, dot - c2 - 1), 2, &dev) || !parseHex(busId.substr(dot + 1), 1, &fn))
+    return {};
+  if (dom > 0xffff || dev > 0x1f || fn > 0x7) return {};
   char buf[32];
   std::snprintf(buf, sizeof buf, "%04x:%02x:%02x.%x", dom, bus, dev, fn);
   return buf;
@@ -110,12 +125,11 @@ std::string Topology::summary() const {
   for (int n = 0; n < nicCount(); ++n) {
     const TopoNic& nic = nics_[n];
     double gbps = nodes_[nic.node].upLinkGBps;
-    std::string speed = gbps > 0 ? std::to_string(static_cast<int>(gbps * 10 + 0.5) / 10) + "." +
-                                       std::to_string(static_cast<int>(gbps * 10 + 0.5) % 10) + " GB/s"
-                                 : "link speed unknown";
+    char speed[32] = "link speed unknown";
+    if (gbps > 0) std::snprintf(speed, sizeof speed, "%.1f GB/s", gbps);
     std::snprintf(line, sizeof line, "  NIC%d  %s %s%s%s  CPU%d  %s\n", n, nic.busId.c_str(), nic.name.c_str(),
                   nic.netdev.empty() || nic.netdev == nic.name ? "" : " ",
-                  nic.netdev == nic.name ? "" : nic.netdev.c_str(), nic.cpuDomain, speed.c_str());
+                  nic.netdev == nic.name ? "" : nic.netdev.c_str(), nic.cpuDomain, speed);
     out += line;
   }
   auto matrix = [&](const char* title, int cols, const char* colPrefix, auto cell) {
