@@ -36,6 +36,13 @@ int findMainData(struct dl_phdr_info* info, size_t, void* arg) {
   return 1;  // stop after the main executable
 }
 
+bool isZeroPage(const char* p, size_t page) {
+  const uint64_t* w = reinterpret_cast<const uint64_t*>(p);
+  uint64_t acc = 0;
+  for (size_t i = 0; i < page / sizeof(uint64_t); ++i) acc |= w[i];
+  return acc == 0;
+}
+
 }  // namespace
 
 Status symmetricDataCreate(LocalRegion* out) {
@@ -64,7 +71,12 @@ Status symmetricDataCreate(LocalRegion* out) {
     close(fd);
     return Status::SystemError;
   }
-  std::memcpy(tmp, reinterpret_cast<void*>(begin), len);
+  // Copy page by page, skipping zero pages: the memfd reads as zero there and stays sparse, so a large .bss costs
+  // address space, not memory, until the program touches it.
+  for (size_t off = 0; off < len; off += page) {
+    const char* src = reinterpret_cast<const char*>(begin + off);
+    if (!isZeroPage(src, page)) std::memcpy(static_cast<char*>(tmp) + off, src, page);
+  }
   // Replace the private pages with the shared copy at the same addresses.
   void* at = mmap(reinterpret_cast<void*>(begin), len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
   int saved = errno;
