@@ -279,6 +279,22 @@ TEST(TopologyXml, InjectedNvLinks) {
   EXPECT_EQ(untouched.gpuCount(), 0);
 }
 
+TEST(TopologyXml, NvLinksFromHwlocDistances) {
+  SKIP_WITHOUT_HWLOC();
+  Topology t;
+  // The fixture carries hwloc's NVML "NVLinkBandwidth" matrix (MB/s): bridges 0-1, 2-3, 4-5, 6-7 at 100 GB/s.
+  ASSERT_EQ(loadFixture("8gpu_4switch_2socket_nvlink.xml", &t, {{"0000:03:00.0", "0000:04:00.0", 1, 0}}),
+            Status::Ok);
+  for (int g = 0; g < 8; g += 2) {
+    EXPECT_EQ(t.gpuPath(g, g + 1).type, PathType::NvLink) << "GPU" << g;
+    EXPECT_DOUBLE_EQ(t.gpuPath(g + 1, g).gbps, 100.0) << "GPU" << g;  // the injected 20 GB/s doesn't add up
+  }
+  EXPECT_EQ(t.gpuPath(1, 2).type, PathType::Node);
+  EXPECT_EQ(t.gpuPath(0, 4).type, PathType::Sys);
+  EXPECT_EQ(t.nearestNic(1), 0);
+  EXPECT_TRUE(hasSubstr(t.summary(), "  GPU1  NVL   X     NODE  NODE  SYS   SYS   SYS   SYS\n"));
+}
+
 TEST(TopologyXml, TwoSocketsPcieOnly) {
   SKIP_WITHOUT_HWLOC();
   Topology t;

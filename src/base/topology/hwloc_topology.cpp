@@ -178,6 +178,34 @@ class HwlocWalker {
   std::map<std::vector<int>, int> cpuOf_;
 };
 
+/// NVLink connections that hwloc's NVML backend recorded as the "NVLinkBandwidth" distance matrix (values in
+/// MB/s between NVML GPU OS devices, plus NVSwitches when there are any). A GPU pair is linked directly or
+/// through a shared non-GPU member (an NVSwitch), whichever is faster.
+std::vector<NvLinkPair> hwlocNvLinks(hwloc_topology_t topo) {
+  std::vector<NvLinkPair> pairs;
+  unsigned nr = 1;
+  hwloc_distances_s* d = nullptr;
+  if (hwloc_distances_get_by_name(topo, "NVLinkBandwidth", &nr, &d, 0) != 0 || nr == 0 || !d) return pairs;
+  const unsigned n = d->nbobjs;
+  std::vector<std::string> busOf(n);  // empty for members that are not GPUs
+  for (unsigned i = 0; i < n; ++i) {
+    hwloc_obj_t o = d->objs[i];
+    if (o && o->type == HWLOC_OBJ_OS_DEVICE) o = o->parent;
+    if (o && o->type == HWLOC_OBJ_PCI_DEVICE && classifyPciDevice(o).gpu) busOf[i] = busIdOf(o->attr->pcidev);
+  }
+  for (unsigned i = 0; i < n; ++i) {
+    for (unsigned j = i + 1; j < n && !busOf[i].empty(); ++j) {
+      if (busOf[j].empty()) continue;
+      hwloc_uint64_t best = std::min(d->values[i * n + j], d->values[j * n + i]);
+      for (unsigned k = 0; k < n; ++k)
+        if (busOf[k].empty()) best = std::max(best, std::min(d->values[i * n + k], d->values[k * n + j]));
+      if (best > 0) pairs.push_back({busOf[i], busOf[j], 0, static_cast<double>(best) / 1000.0});
+    }
+  }
+  hwloc_distances_release(topo, d);
+  return pairs;
+}
+
 }  // namespace
 
 Status topologyLoad(const TopologySource& src, Topology* out) {
@@ -206,6 +234,7 @@ Status topologyLoad(const TopologySource& src, Topology* out) {
     GSHMEM_LOG_WARN(INIT, "topology: the PCI tree of %s could not be described", what);
     return Status::Internal;
   }
+  for (const NvLinkPair& p : hwlocNvLinks(raw)) builder.addNvLink(p);
   for (const NvLinkPair& p : src.nvlinks) builder.addNvLink(p);
   Topology t;
   GSHMEM_CHECK(builder.build(&t));

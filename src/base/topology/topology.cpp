@@ -356,8 +356,9 @@ Status TopologyBuilder::build(Topology* out) {
       return Status::InvalidArgument;
     }
     double gbps = p.gbps > 0 ? p.gbps : std::max(1, p.links) * kNvLinkPerLinkGBps;
-    nvl[a * G + b] += gbps;
-    nvl[b * G + a] += gbps;
+    // The same connection may be reported by hwloc and by the CUDA layer: keep the larger figure, don't add.
+    nvl[a * G + b] = std::max(nvl[a * G + b], gbps);
+    nvl[b * G + a] = nvl[a * G + b];
   }
 
   PairClassifier pc(t.nodes_);

@@ -142,7 +142,8 @@ class TopologyBuilder {
   /// A NIC under a host bridge or a switch. @param name verbs name, @param netdev kernel interface name.
   int addNic(int parent, const std::string& busId, double linkGBps, const std::string& name,
              const std::string& netdev = "");
-  /// Declare an NVLink connection; GPUs are matched by bus id at build() time.
+  /// Declare an NVLink connection; GPUs are matched by bus id at build() time. A pair declared twice (say by
+  /// hwloc and by the CUDA layer) keeps the larger bandwidth.
   void addNvLink(const NvLinkPair& pair) { nvlinks_.push_back(pair); }
 
   /// Classify every pair and write the result to @p out (only on success).
@@ -161,7 +162,8 @@ class TopologyBuilder {
 /// Where to read the topology from.
 struct TopologySource {
   std::string xmlPath;               ///< hwloc 2.x XML file; empty -> the live machine
-  std::vector<NvLinkPair> nvlinks;   ///< NVLink connections the caller knows about (CUDA/NVML, fixtures)
+  std::vector<NvLinkPair> nvlinks;   ///< NVLink connections the caller knows about (CUDA/NVML, fixtures);
+                                     ///< added to those hwloc reports as its "NVLinkBandwidth" distances
 };
 
 /// Load and classify a topology.
