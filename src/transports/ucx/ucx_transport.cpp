@@ -1,0 +1,634 @@
+// UCX transport: reaches PEs on other nodes (or every peer, with GSHMEM_TRANSPORTS=ucx) through UCP RMA and AMO
+// on the symmetric regions registered with ucp_mem_map.
+//
+// Threading. The worker is UCS_THREAD_MODE_SINGLE unless the program asked for SHMEM_THREAD_MULTIPLE or
+// GSHMEM_PROGRESS_THREAD is on; then it is UCS_THREAD_MODE_MULTI and UCX serializes calls on the worker with its
+// own (spin)lock. gshmem adds no lock of its own on the data path: per-peer completion counters are atomics.
+//
+// Completion. Every posted operation bumps its peer's `posted` counter (after the post). quiet() flushes only
+// the endpoints whose `posted` is ahead of `done` (a flush that started after `posted` was read covers the op),
+// so a quiet with nothing outstanding costs a few loads, and a quiet after puts to one peer is one endpoint
+// flush: one round trip over TCP, where a worker flush would touch every endpoint.
+//
+// Progress. Blocking calls progress the worker themselves. progress() (called from the core's wait loops) is
+// ucp_worker_progress plus a watchdog that, about once a millisecond, starts a background flush of endpoints
+// with unflushed operations; the optional progress thread (GSHMEM_PROGRESS_THREAD=1) runs the same loop with
+// a sleep backoff, so a PE in a long compute loop still serves remote gets and AMOs emulated over TCP.
+//
+// Faults. Endpoints use UCP_ERR_HANDLING_MODE_PEER; their error callback prints one line naming the lost PE and
+// ends the job through the bootstrap. Every blocking wait, and every background flush, is bounded by
+// GSHMEM_TIMEOUT seconds ("no progress from PE n for T s"). UCX keepalive and TCP keepalive are set from the
+// same timeout (unless the user set UCX_* variables), so an idle dead link is found too.
+#include <sched.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/config.hpp"
+#include "base/log.hpp"
+#include "gshmem/c/setup.h"  // shmem_query_thread: the thread level the program asked for (set before connect)
+#include "transports/transport.hpp"
+#include "transports/ucx/ucx_check.hpp"
+
+namespace gshmem {
+
+namespace {
+
+constexpr int kMaxRegions = 4;
+constexpr int kThreadMultiple = 3;  // SHMEM_THREAD_MULTIPLE
+
+inline uint64_t nowNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+inline uint64_t coarseNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+// Fixed header of the per-PE card exchanged at connect; worker address and packed rkeys follow it.
+struct CardHeader {
+  uint32_t addr_len;
+  uint32_t nregions;
+  uint64_t base[kMaxRegions];
+  uint64_t size[kMaxRegions];
+  uint32_t rkey_len[kMaxRegions];
+};
+static_assert(sizeof(CardHeader) == 8 + kMaxRegions * 20, "CardHeader is exchanged as raw bytes");
+
+class UcxTransport;
+
+struct ErrArg {
+  UcxTransport* t;
+  int pe;
+};
+
+struct Peer {
+  ucp_ep_h ep = nullptr;
+  uint64_t base[kMaxRegions] = {};
+  ucp_rkey_h rkey[kMaxRegions] = {};
+  std::atomic<uint64_t> posted{0};  ///< operations posted to this peer that need a flush to complete
+  std::atomic<uint64_t> done{0};    ///< `posted` value covered by the last completed flush
+  // Watchdog's background flush; only touched under UcxTransport::bg_lock_.
+  void* bg_req = nullptr;
+  uint64_t bg_target = 0;
+  uint64_t bg_start = 0;
+  ErrArg err{};
+};
+
+void raiseTo(std::atomic<uint64_t>& a, uint64_t v) {
+  uint64_t cur = a.load(std::memory_order_relaxed);
+  while (cur < v && !a.compare_exchange_weak(cur, v, std::memory_order_release, std::memory_order_relaxed)) {
+  }
+}
+
+class UcxTransport final : public Transport {
+ public:
+  ~UcxTransport() override { teardown(false); }
+  const char* name() const override { return "ucx"; }
+
+  Status connect(Bootstrap& bs, const std::vector<LocalRegion>& regions, std::vector<PeerReach>* out) override;
+  void disconnect() override { teardown(true); }
+
+  Status putNbi(const RemoteAddr& dst, const void* src, std::size_t n) override;
+  Status get(const RemoteAddr& src, void* dst, std::size_t n) override;
+  Status getNbi(const RemoteAddr& src, void* dst, std::size_t n) override;
+  Status amo(const RemoteAddr& dst, AmoOp op, unsigned size, uint64_t value, uint64_t cond,
+             uint64_t* result) override;
+  Status fence() override;
+  Status quiet() override;
+  void progress() override {
+    ucp_worker_progress(worker_);
+    uint64_t now = coarseNs();
+    if (now - last_watch_.load(std::memory_order_relaxed) > kWatchPeriodNs) watchdog(now);
+  }
+
+  /// Endpoint error callback: one line naming the lost PE, then the job ends (unless we are tearing down).
+  void onPeerError(int pe, ucs_status_t status) {
+    if (closing_.load()) return;
+    lost(pe, ucs_status_string(status));
+  }
+
+ private:
+  static constexpr uint64_t kWatchPeriodNs = 1000000;  // 1 ms
+
+  [[noreturn]] void lost(int pe, const char* why) {
+    fprintf(stderr, "gshmem: PE %d: lost PE %d (%s): ending the job\n", me_, pe, why);
+    fflush(stderr);
+    bs_->abortJob(1);
+    _exit(1);
+  }
+
+  Status applyConfig(ucp_config_t* cfg);
+  Status exchangeCards(const std::vector<LocalRegion>& regions, std::vector<char>* all, std::size_t* stride);
+  Status waitRequest(void* req, int pe, const char* what);
+  Status flushPeers(const char* what);
+  void watchdog(uint64_t now);
+  void startProgressThread();
+  void stopProgressThread();
+  void teardown(bool collective);
+
+  Peer& peer(int pe) { return peers_[pe]; }
+  static void markPosted(Peer& p) { p.posted.fetch_add(1, std::memory_order_release); }
+
+  Bootstrap* bs_ = nullptr;
+  int me_ = -1;
+  int npes_ = 0;
+  int nregions_ = 0;
+  bool multi_ = false;
+  uint64_t timeout_ns_ = 0;  // 0: wait forever
+  long timeout_s_ = 0;
+  ucp_context_h ctx_ = nullptr;
+  ucp_worker_h worker_ = nullptr;
+  ucp_mem_h memh_[kMaxRegions] = {};
+  std::unique_ptr<Peer[]> peers_;
+  std::vector<int> remote_;  // every PE but this one
+  std::atomic<bool> closing_{false};
+  std::atomic<uint64_t> last_watch_{0};
+  std::atomic_flag bg_lock_ = ATOMIC_FLAG_INIT;
+  uint64_t junk_[8] = {};  // reply buffer of Set (a swap whose old value nobody reads)
+  std::thread progress_thread_;
+  std::atomic<bool> progress_stop_{false};
+};
+
+void epErrorCallback(void* arg, ucp_ep_h, ucs_status_t status) {
+  auto* a = static_cast<ErrArg*>(arg);
+  a->t->onPeerError(a->pe, status);
+}
+
+// Set a UCX variable through the config object unless the user set it in the environment.
+void configDefault(ucp_config_t* cfg, const char* name, const std::string& value) {
+  std::string env = std::string("UCX_") + name;
+  if (getenv(env.c_str())) return;
+  ucs_status_t s = ucp_config_modify(cfg, name, value.c_str());
+  if (s != UCS_OK) GSHMEM_LOG_DEBUG(UCX, "ucp_config_modify(%s=%s): %s", name, value.c_str(), ucs_status_string(s));
+}
+
+Status UcxTransport::applyConfig(ucp_config_t* cfg) {
+  if (timeout_s_ <= 0) return Status::Ok;
+  // Dead peers and links are found within the timeout even when this PE has nothing in flight: UCP keepalive
+  // for every endpoint, and kernel TCP keepalive (idle + count * interval < timeout) for TCP lanes.
+  long ka = timeout_s_ / 3 > 0 ? timeout_s_ / 3 : 1;
+  configDefault(cfg, "KEEPALIVE_INTERVAL", std::to_string(ka) + "s");
+  configDefault(cfg, "KEEPALIVE_NUM_EPS", "inf");
+  long idle = timeout_s_ / 2 > 0 ? timeout_s_ / 2 : 1;
+  long intvl = timeout_s_ / 8 > 0 ? timeout_s_ / 8 : 1;
+  configDefault(cfg, "TCP_KEEPIDLE", std::to_string(idle) + "s");
+  configDefault(cfg, "TCP_KEEPINTVL", std::to_string(intvl) + "s");
+  configDefault(cfg, "TCP_KEEPCNT", "3");
+  return Status::Ok;
+}
+
+Status UcxTransport::exchangeCards(const std::vector<LocalRegion>& regions, std::vector<char>* all,
+                                   std::size_t* stride) {
+  ucp_address_t* addr = nullptr;
+  std::size_t addr_len = 0;
+  GSHMEM_UCS_CHECK(ucp_worker_get_address(worker_, &addr, &addr_len));
+  CardHeader h{};
+  h.addr_len = static_cast<uint32_t>(addr_len);
+  h.nregions = static_cast<uint32_t>(nregions_);
+  std::vector<char> card(sizeof h);
+  card.insert(card.end(), reinterpret_cast<char*>(addr), reinterpret_cast<char*>(addr) + addr_len);
+  ucp_worker_release_address(worker_, addr);
+  for (int r = 0; r < nregions_; ++r) {
+    if (!memh_[r]) continue;
+    void* rk = nullptr;
+    std::size_t rk_len = 0;
+    GSHMEM_UCS_CHECK(ucp_rkey_pack(ctx_, memh_[r], &rk, &rk_len));
+    h.base[r] = reinterpret_cast<uint64_t>(regions[r].base);
+    h.size[r] = regions[r].size;
+    h.rkey_len[r] = static_cast<uint32_t>(rk_len);
+    card.insert(card.end(), static_cast<char*>(rk), static_cast<char*>(rk) + rk_len);
+    ucp_rkey_buffer_release(rk);
+  }
+  memcpy(card.data(), &h, sizeof h);
+  // Cards differ in length: gather the lengths, then cards padded to the longest.
+  uint64_t len = card.size();
+  std::vector<uint64_t> lens(npes_);
+  GSHMEM_CHECK(bs_->allGather(&len, lens.data(), sizeof len));
+  uint64_t maxlen = 0;
+  for (uint64_t l : lens) maxlen = l > maxlen ? l : maxlen;
+  card.resize(maxlen);
+  all->resize(maxlen * npes_);
+  GSHMEM_CHECK(bs_->allGather(card.data(), all->data(), maxlen));
+  *stride = maxlen;
+  return Status::Ok;
+}
+
+Status UcxTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& regions, std::vector<PeerReach>* out) {
+  if (regions.size() > kMaxRegions) return Status::Internal;
+  bs_ = &bs;
+  me_ = bs.rank();
+  npes_ = bs.size();
+  nregions_ = static_cast<int>(regions.size());
+  const Params& p = params();
+  timeout_s_ = p.TIMEOUT > 0 ? p.TIMEOUT : 0;
+  timeout_ns_ = uint64_t(timeout_s_) * 1000000000ull;
+  int level = 0;
+  shmem_query_thread(&level);
+  multi_ = level >= kThreadMultiple || p.PROGRESS_THREAD;
+
+  ucp_config_t* cfg = nullptr;
+  GSHMEM_UCS_CHECK(ucp_config_read(nullptr, nullptr, &cfg));
+  (void)applyConfig(cfg);
+  ucp_params_t cp{};
+  cp.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS;
+  cp.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64;
+  cp.mt_workers_shared = multi_ ? 1 : 0;
+  cp.estimated_num_eps = static_cast<std::size_t>(npes_);
+  ucs_status_t us = ucp_init(&cp, cfg, &ctx_);
+  ucp_config_release(cfg);
+  if (us != UCS_OK) {
+    GSHMEM_LOG_ERROR(UCX, "ucp_init failed: %s (check UCX_TLS / UCX_NET_DEVICES)", ucs_status_string(us));
+    return ucsToStatus(us);
+  }
+  ucp_worker_params_t wp{};
+  wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+  wp.thread_mode = multi_ ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SINGLE;
+  GSHMEM_UCS_CHECK(ucp_worker_create(ctx_, &wp, &worker_));
+
+  for (int r = 0; r < nregions_; ++r) {
+    if (regions[r].size == 0 || regions[r].base == nullptr) continue;
+    ucp_mem_map_params_t mp{};
+    mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
+    mp.address = regions[r].base;
+    mp.length = regions[r].size;
+    us = ucp_mem_map(ctx_, &mp, &memh_[r]);
+    if (us != UCS_OK) {
+      GSHMEM_LOG_ERROR(UCX, "ucp_mem_map of region %d (%zu bytes at %p) failed: %s", r, regions[r].size,
+                       static_cast<void*>(regions[r].base), ucs_status_string(us));
+      return ucsToStatus(us);
+    }
+  }
+
+  std::vector<char> cards;
+  std::size_t stride = 0;
+  GSHMEM_CHECK(exchangeCards(regions, &cards, &stride));
+
+  peers_.reset(new Peer[npes_]);
+  std::vector<PeerReach> reach(npes_);
+  const auto& node = bs.nodeOf();
+  const char* tls = getenv("UCX_TLS");
+  for (int pe = 0; pe < npes_; ++pe) {
+    reach[pe].mapped.assign(regions.size(), nullptr);
+    if (pe == me_) {
+      reach[pe].why = "self: not through ucx";
+      continue;
+    }
+    const char* c = cards.data() + stride * pe;
+    CardHeader h;
+    memcpy(&h, c, sizeof h);
+    const char* addr = c + sizeof h;
+    Peer& pr = peers_[pe];
+    pr.err = ErrArg{this, pe};
+    ucp_ep_params_t ep{};
+    ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+                    UCP_EP_PARAM_FIELD_ERR_HANDLER;
+    ep.address = reinterpret_cast<const ucp_address_t*>(addr);
+    ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+    ep.err_handler.cb = epErrorCallback;
+    ep.err_handler.arg = &pr.err;
+    us = ucp_ep_create(worker_, &ep, &pr.ep);
+    if (us != UCS_OK) {
+      GSHMEM_LOG_ERROR(UCX, "cannot create an endpoint to PE %d: %s", pe, ucs_status_string(us));
+      return ucsToStatus(us);
+    }
+    const char* rk = addr + h.addr_len;
+    for (uint32_t r = 0; r < h.nregions && r < kMaxRegions; ++r) {
+      if (h.rkey_len[r] == 0) continue;
+      us = ucp_ep_rkey_unpack(pr.ep, rk, &pr.rkey[r]);
+      if (us != UCS_OK) {
+        GSHMEM_LOG_ERROR(UCX, "cannot unpack PE %d's remote key for region %u: %s", pe, r, ucs_status_string(us));
+        return ucsToStatus(us);
+      }
+      pr.base[r] = h.base[r];
+      rk += h.rkey_len[r];
+    }
+    remote_.push_back(pe);
+    reach[pe].caps = kCapRma | kCapAmo;
+    char why[160];
+    snprintf(why, sizeof why, "UCP RMA/AMO over UCX_TLS=%s; %s", tls ? tls : "(default)",
+             node[pe] != node[me_] ? "peer on another node" : "same node, UCX forced by GSHMEM_TRANSPORTS=ucx");
+    reach[pe].why = why;
+  }
+  GSHMEM_LOG_INFO(UCX, "UCX transport up: %d endpoints, worker thread mode %s, timeout %ld s, progress thread %s",
+                  npes_ - 1, multi_ ? "multi" : "single", timeout_s_, p.PROGRESS_THREAD ? "on" : "off");
+  if (p.PROGRESS_THREAD) startProgressThread();
+  *out = std::move(reach);
+  return Status::Ok;
+}
+
+// ---------------------------------------------------------------- waits, bounded by GSHMEM_TIMEOUT
+
+Status UcxTransport::waitRequest(void* req, int pe, const char* what) {
+  if (req == nullptr) return Status::Ok;
+  if (UCS_PTR_IS_ERR(req)) {
+    GSHMEM_LOG_ERROR(UCX, "%s to PE %d failed: %s", what, pe, ucs_status_string(UCS_PTR_STATUS(req)));
+    return ucsToStatus(UCS_PTR_STATUS(req));
+  }
+  uint64_t start = 0;
+  for (unsigned i = 0;; ++i) {
+    ucs_status_t s = ucp_request_check_status(req);
+    if (s != UCS_INPROGRESS) {
+      ucp_request_free(req);
+      if (s == UCS_OK) return Status::Ok;
+      GSHMEM_LOG_ERROR(UCX, "%s to PE %d failed: %s", what, pe, ucs_status_string(s));
+      return ucsToStatus(s);
+    }
+    ucp_worker_progress(worker_);
+    if ((i & 1023) == 1023 && timeout_ns_) {
+      uint64_t now = nowNs();
+      if (!start) {
+        start = now;
+      } else if (now - start > timeout_ns_) {
+        fprintf(stderr, "gshmem: PE %d: no progress from PE %d for %ld s (%s): ending the job\n", me_, pe,
+                timeout_s_, what);
+        fflush(stderr);
+        return Status::Timeout;  // the request stays with UCX: the caller ends the job
+      }
+      if ((i & 65535) == 65535) sched_yield();  // PEs may outnumber cores
+    }
+  }
+}
+
+Status UcxTransport::flushPeers(const char* what) {
+  // Start one endpoint flush per peer with unflushed operations, then wait for all of them.
+  void* reqs[16];
+  int pes[16];
+  uint64_t targets[16];
+  int n = 0;
+  Status result = Status::Ok;
+  auto drain = [&]() {
+    for (int i = 0; i < n; ++i) {
+      Status s = waitRequest(reqs[i], pes[i], what);
+      if (s == Status::Ok) {
+        raiseTo(peer(pes[i]).done, targets[i]);
+      } else if (result == Status::Ok) {
+        result = s;
+      }
+    }
+    n = 0;
+  };
+  ucp_request_param_t prm{};
+  for (int pe : remote_) {
+    Peer& p = peer(pe);
+    uint64_t target = p.posted.load(std::memory_order_acquire);
+    if (target == p.done.load(std::memory_order_acquire)) continue;
+    void* r = ucp_ep_flush_nbx(p.ep, &prm);
+    if (r == nullptr) {
+      raiseTo(p.done, target);
+      continue;
+    }
+    reqs[n] = r;
+    pes[n] = pe;
+    targets[n] = target;
+    if (++n == 16) drain();
+  }
+  drain();
+  return result;
+}
+
+void UcxTransport::watchdog(uint64_t now) {
+  if (bg_lock_.test_and_set(std::memory_order_acquire)) return;
+  last_watch_.store(now, std::memory_order_relaxed);
+  ucp_request_param_t prm{};
+  for (int pe : remote_) {
+    Peer& p = peer(pe);
+    if (p.bg_req) {
+      ucs_status_t s = ucp_request_check_status(p.bg_req);
+      if (s == UCS_INPROGRESS) {
+        if (timeout_ns_ && now - p.bg_start > timeout_ns_ && !closing_.load()) {
+          fprintf(stderr, "gshmem: PE %d: no progress from PE %d for %ld s (operations unacknowledged): ending the job\n",
+                  me_, pe, timeout_s_);
+          fflush(stderr);
+          bs_->abortJob(1);
+        }
+        continue;
+      }
+      ucp_request_free(p.bg_req);
+      p.bg_req = nullptr;
+      if (s == UCS_OK) raiseTo(p.done, p.bg_target);
+    }
+    uint64_t target = p.posted.load(std::memory_order_acquire);
+    if (target == p.done.load(std::memory_order_acquire)) continue;
+    void* r = ucp_ep_flush_nbx(p.ep, &prm);
+    if (r == nullptr) {
+      raiseTo(p.done, target);
+    } else if (!UCS_PTR_IS_ERR(r)) {
+      p.bg_req = r;
+      p.bg_target = target;
+      p.bg_start = now;
+    }
+  }
+  bg_lock_.clear(std::memory_order_release);
+}
+
+// ---------------------------------------------------------------- data path
+
+Status UcxTransport::putNbi(const RemoteAddr& dst, const void* src, std::size_t n) {
+  if (n == 0) return Status::Ok;
+  Peer& p = peer(dst.pe);
+  ucp_request_param_t prm{};
+  void* r = ucp_put_nbx(p.ep, src, n, p.base[dst.region] + dst.offset, p.rkey[dst.region], &prm);
+  markPosted(p);
+  // `src` may be reused on return: wait for local completion when UCX kept a reference (zero-copy sizes).
+  return waitRequest(r, dst.pe, "put");
+}
+
+Status UcxTransport::get(const RemoteAddr& src, void* dst, std::size_t n) {
+  if (n == 0) return Status::Ok;
+  Peer& p = peer(src.pe);
+  ucp_request_param_t prm{};
+  void* r = ucp_get_nbx(p.ep, dst, n, p.base[src.region] + src.offset, p.rkey[src.region], &prm);
+  return waitRequest(r, src.pe, "get");
+}
+
+Status UcxTransport::getNbi(const RemoteAddr& src, void* dst, std::size_t n) {
+  if (n == 0) return Status::Ok;
+  Peer& p = peer(src.pe);
+  ucp_request_param_t prm{};
+  void* r = ucp_get_nbx(p.ep, dst, n, p.base[src.region] + src.offset, p.rkey[src.region], &prm);
+  markPosted(p);  // the endpoint flush in quiet() completes it
+  if (r == nullptr) return Status::Ok;
+  if (UCS_PTR_IS_ERR(r)) return waitRequest(r, src.pe, "get");
+  ucp_request_free(r);
+  return Status::Ok;
+}
+
+Status UcxTransport::amo(const RemoteAddr& dst, AmoOp op, unsigned size, uint64_t value, uint64_t cond,
+                         uint64_t* result) {
+  Peer& p = peer(dst.pe);
+  ucp_atomic_op_t uop;
+  uint64_t operand = value;
+  switch (op) {
+    case AmoOp::Fetch: uop = UCP_ATOMIC_OP_OR; operand = 0; break;
+    case AmoOp::Set: case AmoOp::Swap: uop = UCP_ATOMIC_OP_SWAP; break;
+    case AmoOp::CompareSwap: uop = UCP_ATOMIC_OP_CSWAP; operand = cond; break;
+    case AmoOp::FetchAdd: case AmoOp::Add: uop = UCP_ATOMIC_OP_ADD; break;
+    case AmoOp::FetchInc: case AmoOp::Inc: uop = UCP_ATOMIC_OP_ADD; operand = 1; break;
+    case AmoOp::FetchAnd: case AmoOp::And: uop = UCP_ATOMIC_OP_AND; break;
+    case AmoOp::FetchOr: case AmoOp::Or: uop = UCP_ATOMIC_OP_OR; break;
+    case AmoOp::FetchXor: case AmoOp::Xor: uop = UCP_ATOMIC_OP_XOR; break;
+    default: return Status::Unsupported;
+  }
+  if (size != 4 && size != 8) return Status::InvalidArgument;
+  uint64_t raddr = p.base[dst.region] + dst.offset;
+  // Operand and reply live in this frame for fetching ops (we wait), in junk_ for Set (posted).
+  uint32_t op32 = static_cast<uint32_t>(operand), reply32 = static_cast<uint32_t>(value);
+  uint64_t op64 = operand, reply64 = value;
+  ucp_request_param_t prm{};
+  prm.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE;
+  prm.datatype = ucp_dt_make_contig(size);
+  bool fetch = amoFetches(op) || op == AmoOp::Set;  // UCP's swap always returns the old value
+  if (op == AmoOp::Set) {
+    prm.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+    prm.reply_buffer = &junk_[0];
+    void* r = ucp_atomic_op_nbx(p.ep, uop, size == 4 ? static_cast<void*>(&op32) : &op64, 1, raddr,
+                                p.rkey[dst.region], &prm);
+    markPosted(p);
+    if (r == nullptr) return Status::Ok;
+    if (UCS_PTR_IS_ERR(r)) return waitRequest(r, dst.pe, "atomic");
+    ucp_request_free(r);
+    return Status::Ok;
+  }
+  if (fetch) {
+    prm.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+    prm.reply_buffer = size == 4 ? static_cast<void*>(&reply32) : &reply64;
+  }
+  void* r = ucp_atomic_op_nbx(p.ep, uop, size == 4 ? static_cast<void*>(&op32) : &op64, 1, raddr,
+                              p.rkey[dst.region], &prm);
+  if (!fetch) {
+    markPosted(p);
+    if (r == nullptr) return Status::Ok;
+    if (UCS_PTR_IS_ERR(r)) return waitRequest(r, dst.pe, "atomic");
+    ucp_request_free(r);
+    return Status::Ok;
+  }
+  Status s = waitRequest(r, dst.pe, "atomic");
+  if (s == Status::Ok) *result = size == 4 ? reply32 : reply64;
+  return s;
+}
+
+Status UcxTransport::fence() {
+  // Only when something is outstanding; UCP orders what follows after what was posted before.
+  for (int pe : remote_) {
+    Peer& p = peer(pe);
+    if (p.posted.load(std::memory_order_acquire) != p.done.load(std::memory_order_acquire)) {
+      GSHMEM_UCS_CHECK(ucp_worker_fence(worker_));
+      break;
+    }
+  }
+  return Status::Ok;
+}
+
+Status UcxTransport::quiet() { return flushPeers("quiet"); }
+
+// ---------------------------------------------------------------- progress thread and teardown
+
+void UcxTransport::startProgressThread() {
+  progress_stop_.store(false);
+  progress_thread_ = std::thread([this] {
+    unsigned idle = 0;
+    while (!progress_stop_.load(std::memory_order_relaxed)) {
+      if (ucp_worker_progress(worker_) != 0) {
+        idle = 0;
+      } else if (++idle > 64) {
+        // Back off to 50 us naps: a target that computes still answers within ~50 us, and the core it
+        // shares is not burnt.
+        timespec ts{0, idle > 1024 ? 50000 : 2000};
+        nanosleep(&ts, nullptr);
+      }
+      uint64_t now = coarseNs();
+      if (now - last_watch_.load(std::memory_order_relaxed) > kWatchPeriodNs) watchdog(now);
+    }
+  });
+}
+
+void UcxTransport::stopProgressThread() {
+  if (!progress_thread_.joinable()) return;
+  progress_stop_.store(true);
+  progress_thread_.join();
+}
+
+void UcxTransport::teardown(bool collective) {
+  if (!ctx_) return;
+  if (worker_) {
+    if (collective && bs_) {
+      // Complete our operations, then agree that every PE is done before any endpoint closes: from here on, a
+      // peer's closed connection is not a fault. Peers may still need our progress to finish their own flush
+      // while we wait in the bootstrap barrier, so a helper (or the progress thread) keeps progressing.
+      (void)quiet();
+      closing_.store(true);
+      std::atomic<bool> stop{false};
+      std::thread helper;
+      if (!progress_thread_.joinable())
+        helper = std::thread([&] {
+          while (!stop.load(std::memory_order_relaxed)) {
+            if (ucp_worker_progress(worker_) == 0) {
+              timespec ts{0, 20000};
+              nanosleep(&ts, nullptr);
+            }
+          }
+        });
+      (void)bs_->barrier();
+      stop.store(true);
+      if (helper.joinable()) helper.join();
+    }
+    closing_.store(true);
+    stopProgressThread();
+    for (int pe : remote_) {
+      Peer& p = peer(pe);
+      if (p.bg_req) {
+        ucp_request_free(p.bg_req);
+        p.bg_req = nullptr;
+      }
+    }
+    ucp_request_param_t prm{};
+    prm.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+    prm.flags = UCP_EP_CLOSE_FLAG_FORCE;
+    for (int pe : remote_) {
+      Peer& p = peer(pe);
+      for (auto& rk : p.rkey)
+        if (rk) {
+          ucp_rkey_destroy(rk);
+          rk = nullptr;
+        }
+      if (!p.ep) continue;
+      void* r = ucp_ep_close_nbx(p.ep, &prm);
+      p.ep = nullptr;
+      if (r == nullptr || UCS_PTR_IS_ERR(r)) continue;
+      uint64_t deadline = nowNs() + 2000000000ull;
+      while (ucp_request_check_status(r) == UCS_INPROGRESS && nowNs() < deadline) ucp_worker_progress(worker_);
+      ucp_request_free(r);
+    }
+    for (auto& m : memh_)
+      if (m) {
+        ucp_mem_unmap(ctx_, m);
+        m = nullptr;
+      }
+    ucp_worker_destroy(worker_);
+    worker_ = nullptr;
+  }
+  ucp_cleanup(ctx_);
+  ctx_ = nullptr;
+  remote_.clear();
+  peers_.reset();
+}
+
+}  // namespace
+
+std::unique_ptr<Transport> ucxTransportCreate() { return std::make_unique<UcxTransport>(); }
+
+}  // namespace gshmem

@@ -1,0 +1,223 @@
+#!/bin/bash
+# Run an MPI/OpenSHMEM program on two "hosts" made on this machine: two network namespaces joined by a veth pair.
+#
+#   run_multihost.sh [options] -- <program> [args...]
+#
+# Options:
+#   --np N              PEs (default 2); they are split evenly, PEs 0..N/2-1 on host h0 and the rest on h1
+#   --mpirun PATH       the Open MPI launcher (default: mpirun)
+#   --env K=V           set K=V for every PE (repeatable); UCX_TLS=tcp,self and UCX_NET_DEVICES=<veth> are preset
+#   --timeout S         give up on the job after S seconds (default 170): fail
+#   --expect REGEX      the job's output (stdout+stderr) must match REGEX (grep -E; repeatable)
+#   --expect-fail       the job must end with a non-zero status (fault tests)
+#   --link-down-on M    when the output shows the marker M, bring the veth link down (fault test)
+#   --within S          with --link-down-on, or a job expected to fail: the --expect lines must all appear
+#                       within S seconds of the fault (the marker); then everything left is killed
+#   --check-dev-shm     after the job, fail if a gshmem shared-memory segment was left in /dev/shm
+#   --quiet-output      print the job's output only on failure
+#   --keep-up CMD       (benchmarks) run CMD inside h0 instead of a program: $MH_MPIRUN_ARGS holds the launcher
+#                       arguments that place ranks on the two hosts
+#
+# Exit status: 0 pass, 1 fail, 77 skipped (not root, no `ip`, or namespaces cannot be made: the reason is printed).
+# The namespaces, the veth pair and every process left in them are removed on exit, pass or fail.
+set -u
+
+np=2
+mpirun=mpirun
+timeout_s=170
+within=0
+expect_fail=0
+marker=""
+check_shm=0
+quiet=0
+keep_cmd=""
+envs=()
+expects=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --np) np=$2; shift 2 ;;
+    --mpirun) mpirun=$2; shift 2 ;;
+    --env) envs+=("$2"); shift 2 ;;
+    --timeout) timeout_s=$2; shift 2 ;;
+    --expect) expects+=("$2"); shift 2 ;;
+    --expect-fail) expect_fail=1; shift ;;
+    --link-down-on) marker=$2; shift 2 ;;
+    --within) within=$2; shift 2 ;;
+    --check-dev-shm) check_shm=1; shift ;;
+    --quiet-output) quiet=1; shift ;;
+    --keep-up) keep_cmd=$2; shift 2 ;;
+    --) shift; break ;;
+    *) echo "run_multihost: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+if [ -z "$keep_cmd" ] && [ $# -eq 0 ]; then
+  echo "run_multihost: no program given" >&2
+  exit 2
+fi
+
+skip() {
+  echo "SKIP: multi-host test not run: $*"
+  exit 77
+}
+[ "$(id -u)" = 0 ] || skip "needs root to create network namespaces (running as uid $(id -u))"
+command -v ip > /dev/null || skip "the 'ip' command (iproute2) is not installed"
+command -v "$mpirun" > /dev/null || skip "launcher '$mpirun' not found"
+
+id=$$
+ns0="gsh${id}h0"
+ns1="gsh${id}h1"
+veth="gsv${id}"
+veth=${veth:0:15}
+work=$(mktemp -d /tmp/gshmem-multihost.XXXXXX)
+made_ns=0
+
+cleanup() {
+  local rc=$?
+  for ns in "$ns0" "$ns1"; do
+    if ip netns list 2> /dev/null | grep -qw "$ns"; then
+      local pids
+      pids=$(ip netns pids "$ns" 2> /dev/null)
+      [ -n "$pids" ] && kill -9 $pids 2> /dev/null
+    fi
+  done
+  sleep 0.2
+  for ns in "$ns0" "$ns1"; do
+    ip netns del "$ns" 2> /dev/null
+  done
+  rm -rf "$work"
+  exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+ip netns add "$ns0" 2> "$work/err" || skip "cannot create a network namespace: $(cat "$work/err")"
+ip netns add "$ns1" 2> "$work/err" || skip "cannot create a network namespace: $(cat "$work/err")"
+made_ns=1
+if ! ip link add "$veth" netns "$ns0" type veth peer name "$veth" netns "$ns1" 2> "$work/err"; then
+  skip "cannot create a veth pair: $(cat "$work/err")"
+fi
+ip -n "$ns0" addr add 10.200.0.1/24 dev "$veth"
+ip -n "$ns1" addr add 10.200.0.2/24 dev "$veth"
+for ns in "$ns0" "$ns1"; do
+  ip -n "$ns" link set lo up
+  ip -n "$ns" link set "$veth" up
+done
+
+# rsh agent: "<agent> [rsh options] <host> <command...>" -> run the command inside that host's namespace.
+cat > "$work/agent" << EOF
+#!/bin/sh
+while [ \$# -gt 0 ]; do
+  case "\$1" in -*) shift ;; *) break ;; esac
+done
+host=\$1; shift
+case "\$host" in
+  h0) ns=$ns0 ;;
+  h1) ns=$ns1 ;;
+  *) echo "multihost agent: unknown host \$host" >&2; exit 1 ;;
+esac
+exec ip netns exec "\$ns" /bin/sh -c "\$*"
+EOF
+chmod +x "$work/agent"
+per=$(( (np + 1) / 2 ))
+printf 'h0 slots=%d\nh1 slots=%d\n' "$per" "$per" > "$work/hosts"
+
+export UCX_TLS=${UCX_TLS:-tcp,self}
+export UCX_NET_DEVICES=$veth
+for kv in "${envs[@]+"${envs[@]}"}"; do export "${kv?}"; done
+xargs_env=()
+for v in $(env | grep -oE '^(UCX|GSHMEM)_[A-Za-z0-9_]*'); do xargs_env+=(-x "$v"); done
+launcher=("$mpirun" --allow-run-as-root --oversubscribe --bind-to none --mca plm_rsh_agent "$work/agent"
+          --mca plm_rsh_no_tree_spawn 1 --hostfile "$work/hosts" --mca oob_tcp_if_include "$veth"
+          --mca btl_tcp_if_include "$veth" --mca btl self,vader,tcp "${xargs_env[@]}")
+
+if [ -n "$keep_cmd" ]; then
+  export MH_MPIRUN_ARGS="${launcher[*]:1}"
+  export MH_VETH=$veth MH_NS0=$ns0 MH_NS1=$ns1
+  ip netns exec "$ns0" /bin/bash -c "$keep_cmd"
+  exit $?
+fi
+
+shm_before=$(ls /dev/shm 2> /dev/null | grep -i gshmem | sort)
+start=$(date +%s.%N)
+ip netns exec "$ns0" timeout -k 5 "$timeout_s" "${launcher[@]}" -np "$np" "$@" > "$work/out" 2>&1 &
+job=$!
+
+fault_at=""
+matched_all() {
+  local e
+  for e in "${expects[@]+"${expects[@]}"}"; do grep -qE -- "$e" "$work/out" || return 1; done
+  return 0
+}
+# Watch the job: inject the link fault at the marker; after a fault, stop as soon as every --expect line is there.
+while kill -0 "$job" 2> /dev/null; do
+  if [ -n "$marker" ] && [ -z "$fault_at" ] && grep -qF -- "$marker" "$work/out"; then
+    ip -n "$ns0" link set "$veth" down
+    ip -n "$ns1" link set "$veth" down
+    fault_at=$(date +%s.%N)
+    echo "run_multihost: marker seen: link $veth down at +$(echo "$fault_at - $start" | bc) s"
+  fi
+  if [ -n "$fault_at" ] && [ ${#expects[@]} -gt 0 ] && matched_all; then
+    echo "run_multihost: every expected message arrived $(echo "$(date +%s.%N) - $fault_at" | bc) s after the fault"
+    break
+  fi
+  if [ -n "$fault_at" ] && [ "$within" != 0 ] &&
+     [ "$(echo "$(date +%s.%N) - $fault_at > $within + 5" | bc)" = 1 ]; then
+    break
+  fi
+  sleep 0.1
+done
+rc=0
+if kill -0 "$job" 2> /dev/null; then
+  # After a link fault the launcher itself cannot reach the other host: end what is left.
+  sleep 1
+  for ns in "$ns0" "$ns1"; do
+    pids=$(ip netns pids "$ns" 2> /dev/null)
+    [ -n "$pids" ] && kill -9 $pids 2> /dev/null
+  done
+  wait "$job"
+  rc=$?
+  [ "$rc" = 0 ] && rc=137
+else
+  wait "$job"
+  rc=$?
+fi
+end=$(date +%s.%N)
+elapsed=$(echo "$end - $start" | bc)
+ref=${fault_at:-$start}
+
+fail=()
+if [ "$expect_fail" = 1 ]; then
+  [ "$rc" != 0 ] || fail+=("expected the job to fail, it exited 0")
+else
+  [ "$rc" = 0 ] || fail+=("job exited with status $rc")
+fi
+[ "$rc" = 124 ] && fail+=("job hit the harness timeout of $timeout_s s")
+for e in "${expects[@]+"${expects[@]}"}"; do
+  grep -qE -- "$e" "$work/out" || fail+=("output does not match '$e'")
+done
+if [ "$within" != 0 ]; then
+  took=$(echo "$(date +%s.%N) - $ref" | bc)
+  if [ -n "$fault_at" ] || [ "$expect_fail" = 1 ]; then
+    [ "$(echo "$elapsed > $within + 10 && $took > $within + 10" | bc)" = 1 ] &&
+      fail+=("the job took $took s after the fault, more than $within s (+10 s slack)")
+  fi
+fi
+if [ -n "$marker" ] && [ -z "$fault_at" ]; then fail+=("marker '$marker' never appeared"); fi
+if [ "$check_shm" = 1 ]; then
+  shm_after=$(ls /dev/shm 2> /dev/null | grep -i gshmem | sort)
+  left=$(comm -13 <(echo "$shm_before") <(echo "$shm_after") | grep . || true)
+  [ -n "$left" ] && fail+=("shared-memory segments left in /dev/shm: $left")
+  echo "run_multihost: /dev/shm has no new gshmem segments: $([ -z "$left" ] && echo yes || echo NO)"
+fi
+
+if [ "$quiet" = 0 ] || [ ${#fail[@]} -gt 0 ]; then
+  echo "---- output of: ${launcher[*]} -np $np $* ----"
+  cat "$work/out"
+  echo "---- exit status $rc after $elapsed s ----"
+fi
+if [ ${#fail[@]} -gt 0 ]; then
+  for f in "${fail[@]}"; do echo "run_multihost: FAILED: $f"; done
+  exit 1
+fi
+echo "run_multihost: PASSED (np $np on 2 hosts, $elapsed s)"
+exit 0
