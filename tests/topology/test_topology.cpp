@@ -1,7 +1,6 @@
 // Tier (a): the topology model (src/base/topology/topology.hpp), from hand-built trees and from hwloc XML fixtures.
-#include <gtest/gtest.h>
-
 #include <gshmem/version.h>
+#include <gtest/gtest.h>
 
 #include <cstdio>
 #include <string>
@@ -117,7 +116,7 @@ TEST(TopologyBuilder, BandwidthFromLinkSpeeds) {
   Tree t;
   int sw = t.b.addPciSwitch(t.hb0, "0000:01:00.0", 31.5);
   ASSERT_GE(t.b.addGpu(sw, "0000:02:00.0", 31.5), 0);
-  ASSERT_GE(t.b.addGpu(sw, "0000:03:00.0", 15.75), 0);   // slower link bounds the pair
+  ASSERT_GE(t.b.addGpu(sw, "0000:03:00.0", 15.75), 0);    // slower link bounds the pair
   ASSERT_GE(t.b.addGpu(t.hb2, "0000:80:00.0", 63.0), 0);  // SYS: capped whatever the links
   ASSERT_GE(t.b.addGpu(t.hb1, "0000:40:00.0", 0), 0);     // unknown link: class default bounds the pair
   Topology topo;
@@ -222,7 +221,7 @@ TEST(TopologyXml, EightGpusFourSwitchesTwoSockets) {
   EXPECT_EQ(t.gpuPath(0, 4).type, PathType::Sys);   // other socket
   EXPECT_EQ(t.gpuPath(5, 4).type, PathType::Pix);
   EXPECT_EQ(t.gpuPath(6, 4).type, PathType::Node);
-  EXPECT_NEAR(t.gpuPath(0, 1).gbps, 31.5, 0.1);     // Gen4 x16 links, from hwloc's linkspeed
+  EXPECT_NEAR(t.gpuPath(0, 1).gbps, 31.5, 0.1);  // Gen4 x16 links, from hwloc's linkspeed
   EXPECT_NEAR(t.gpuPath(0, 4).gbps, kSysBandwidthCapGBps, 1e-9);
 
   for (int g = 0; g < 8; ++g) {
@@ -253,10 +252,12 @@ TEST(TopologyXml, EightGpusSummary) {
   EXPECT_TRUE(hasSubstr(s, "  CPU1  numa 1 package 1 cpus 16-31,48-63\n"));
   EXPECT_TRUE(hasSubstr(s, "  GPU5  0000:84:00.0 cuda5  CPU1  nic mlx5_2\n"));
   EXPECT_TRUE(hasSubstr(s, "  NIC0  0000:05:00.0 mlx5_0 ib0  CPU0  31.5 GB/s\n"));
-  EXPECT_TRUE(hasSubstr(s, "GPU/GPU paths:\n        GPU0  GPU1  GPU2  GPU3  GPU4  GPU5  GPU6  GPU7\n"
-                           "  GPU0  X     PIX   NODE  NODE  SYS   SYS   SYS   SYS\n"));
-  EXPECT_TRUE(hasSubstr(s, "GPU/NIC paths:\n        NIC0  NIC1  NIC2  NIC3\n"
-                           "  GPU0  PIX   NODE  SYS   SYS\n"));
+  EXPECT_TRUE(hasSubstr(s,
+                        "GPU/GPU paths:\n        GPU0  GPU1  GPU2  GPU3  GPU4  GPU5  GPU6  GPU7\n"
+                        "  GPU0  X     PIX   NODE  NODE  SYS   SYS   SYS   SYS\n"));
+  EXPECT_TRUE(hasSubstr(s,
+                        "GPU/NIC paths:\n        NIC0  NIC1  NIC2  NIC3\n"
+                        "  GPU0  PIX   NODE  SYS   SYS\n"));
   EXPECT_TRUE(hasSubstr(s, "  GPU7  SYS   SYS   NODE  PIX\n"));
 }
 
@@ -283,8 +284,7 @@ TEST(TopologyXml, NvLinksFromHwlocDistances) {
   SKIP_WITHOUT_HWLOC();
   Topology t;
   // The fixture carries hwloc's NVML "NVLinkBandwidth" matrix (MB/s): bridges 0-1, 2-3, 4-5, 6-7 at 100 GB/s.
-  ASSERT_EQ(loadFixture("8gpu_4switch_2socket_nvlink.xml", &t, {{"0000:03:00.0", "0000:04:00.0", 1, 0}}),
-            Status::Ok);
+  ASSERT_EQ(loadFixture("8gpu_4switch_2socket_nvlink.xml", &t, {{"0000:03:00.0", "0000:04:00.0", 1, 0}}), Status::Ok);
   for (int g = 0; g < 8; g += 2) {
     EXPECT_EQ(t.gpuPath(g, g + 1).type, PathType::NvLink) << "GPU" << g;
     EXPECT_DOUBLE_EQ(t.gpuPath(g + 1, g).gbps, 100.0) << "GPU" << g;  // the injected 20 GB/s doesn't add up
@@ -304,7 +304,7 @@ TEST(TopologyXml, TwoSocketsPcieOnly) {
   EXPECT_EQ(t.nics()[0].name, "mlx5_0");
   EXPECT_EQ(t.nics()[0].netdev, "ens1f0");
   EXPECT_EQ(t.gpuPath(0, 1).type, PathType::Sys);
-  EXPECT_NEAR(t.gpuPath(0, 1).gbps, 7.88, 0.01);  // GPU1 sits on a Gen3 x8 link
+  EXPECT_NEAR(t.gpuPath(0, 1).gbps, 7.88, 0.01);      // GPU1 sits on a Gen3 x8 link
   EXPECT_EQ(t.gpuNicPath(0, 0).type, PathType::Phb);  // two root ports of one host bridge
   EXPECT_NEAR(t.gpuNicPath(0, 0).gbps, 15.75, 0.01);
   EXPECT_EQ(t.gpuNicPath(1, 0).type, PathType::Sys);
@@ -334,6 +334,25 @@ TEST(TopologyXml, DevelopmentVmWithoutGpu) {
             "topology: 0 GPU(s), 1 NIC(s), 1 CPU domain(s)\n"
             "  CPU0  numa 0 package 0 cpus 0-1\n"
             "  NIC0  0000:00:03.0 eth0  CPU0  link speed unknown\n");
+}
+
+TEST(TopologyXml, RealH200VirtualMachine) {
+  SKIP_WITHOUT_HWLOC();
+  Topology t;
+  // Exported by hwloc 2.9 on a 16-core VM with one H200 (nvidia-smi topo: CPU affinity 0-15, NUMA 0).
+  ASSERT_EQ(loadFixture("h200_vm_1gpu.xml", &t), Status::Ok);
+  ASSERT_EQ(t.gpuCount(), 1);
+  EXPECT_EQ(t.gpus()[0].busId, "0000:00:06.0");
+  EXPECT_EQ(t.gpus()[0].osName, "");  // no CUDA/NVML hwloc plugin there: found by PCI class and vendor
+  ASSERT_EQ(t.nicCount(), 1);
+  EXPECT_EQ(t.gpuNicPath(0, 0).type, PathType::Phb);
+  EXPECT_DOUBLE_EQ(t.gpuNicPath(0, 0).gbps, pathDefaultBandwidth(PathType::Phb));  // virtio link speed unknown
+  EXPECT_EQ(t.nearestNic(0), 0);
+  ASSERT_NE(t.gpuCpu(0), nullptr);
+  EXPECT_EQ(t.gpuCpu(0)->numaNodes, Ints({0}));
+  EXPECT_EQ(t.gpuCpu(0)->cpus.size(), 16u);
+  EXPECT_NEAR(t.nodes()[t.gpus()[0].node].upLinkGBps, 63.0, 0.1);  // PCIe Gen5 x16
+  EXPECT_TRUE(hasSubstr(t.summary(), "  GPU0  0000:00:06.0  CPU0  nic eth0\n"));
 }
 
 TEST(TopologyXml, MissingOrBrokenFile) {

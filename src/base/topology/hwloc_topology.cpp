@@ -1,10 +1,9 @@
 // hwloc 2.x provider for the topology model: walks the PCI tree of the live machine or of an XML file and
 // describes it to TopologyBuilder. Compiled to a stub returning Unsupported when gshmem is built without hwloc.
-#include "base/topology/topology.hpp"
-
 #include <gshmem/version.h>
 
 #include "base/log.hpp"
+#include "base/topology/topology.hpp"
 
 #if GSHMEM_HAVE_HWLOC
 
@@ -164,8 +163,9 @@ class HwlocWalker {
     if (!pkg && anchor) {
       // The anchor may sit above the packages (Machine); it has a package only if it covers exactly one.
       int n = hwloc_get_nbobjs_inside_cpuset_by_type(topo_, anchor->cpuset, HWLOC_OBJ_PACKAGE);
-      if (n == 1) package = static_cast<int>(hwloc_get_obj_inside_cpuset_by_type(topo_, anchor->cpuset,
-                                                                                  HWLOC_OBJ_PACKAGE, 0)->os_index);
+      if (n == 1)
+        package = static_cast<int>(
+            hwloc_get_obj_inside_cpuset_by_type(topo_, anchor->cpuset, HWLOC_OBJ_PACKAGE, 0)->os_index);
     }
     int id = b_->addCpu(numa, package, bitmapToVector(anchor ? anchor->cpuset : nullptr));
     cpuOf_.emplace(numa, id);
@@ -251,8 +251,9 @@ namespace gshmem {
 
 Status topologyLoad(const TopologySource& src, Topology* out) {
   (void)out;
-  GSHMEM_LOG_WARN(INIT, "topology: gshmem was built without hwloc; cannot read %s (install hwloc 2.x "
-                        "development files and reconfigure with GSHMEM_ENABLE_HWLOC=ON)",
+  GSHMEM_LOG_WARN(INIT,
+                  "topology: gshmem was built without hwloc; cannot read %s (install hwloc 2.x "
+                  "development files and reconfigure with GSHMEM_ENABLE_HWLOC=ON)",
                   src.xmlPath.empty() ? "the live machine" : src.xmlPath.c_str());
   return Status::Unsupported;
 }

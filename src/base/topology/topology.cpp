@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <numeric>
 
 #include "base/log.hpp"
 
@@ -12,28 +11,44 @@ namespace gshmem {
 
 const char* pathName(PathType t) {
   switch (t) {
-    case PathType::Self: return "SELF";
-    case PathType::NvLink: return "NVL";
-    case PathType::Pix: return "PIX";
-    case PathType::Pxb: return "PXB";
-    case PathType::Phb: return "PHB";
-    case PathType::Node: return "NODE";
-    case PathType::Sys: return "SYS";
-    case PathType::Net: return "NET";
+    case PathType::Self:
+      return "SELF";
+    case PathType::NvLink:
+      return "NVL";
+    case PathType::Pix:
+      return "PIX";
+    case PathType::Pxb:
+      return "PXB";
+    case PathType::Phb:
+      return "PHB";
+    case PathType::Node:
+      return "NODE";
+    case PathType::Sys:
+      return "SYS";
+    case PathType::Net:
+      return "NET";
   }
   return "?";
 }
 
 double pathDefaultBandwidth(PathType t) {
   switch (t) {
-    case PathType::Self: return 0.0;
-    case PathType::NvLink: return kNvLinkPerLinkGBps;
-    case PathType::Pix: return 24.0;
-    case PathType::Pxb: return 24.0;
-    case PathType::Phb: return 20.0;
-    case PathType::Node: return 16.0;
-    case PathType::Sys: return 10.0;
-    case PathType::Net: return 12.0;
+    case PathType::Self:
+      return 0.0;
+    case PathType::NvLink:
+      return kNvLinkPerLinkGBps;
+    case PathType::Pix:
+      return 24.0;
+    case PathType::Pxb:
+      return 24.0;
+    case PathType::Phb:
+      return 20.0;
+    case PathType::Node:
+      return 16.0;
+    case PathType::Sys:
+      return 10.0;
+    case PathType::Net:
+      return 12.0;
   }
   return 0.0;
 }
@@ -185,7 +200,8 @@ int TopologyBuilder::addCpu(std::vector<int> numaNodes, int package, std::vector
   c.numaNodes = std::move(numaNodes);
   c.package = package;
   c.cpus = std::move(cpus);
-  nodes_[id].name = c.numaNodes.empty() ? "CPU" + std::to_string(cpus_.size()) : "NUMA" + std::to_string(c.numaNodes[0]);
+  nodes_[id].name =
+      c.numaNodes.empty() ? "CPU" + std::to_string(cpus_.size()) : "NUMA" + std::to_string(c.numaNodes[0]);
   cpus_.push_back(std::move(c));
   return id;
 }
@@ -225,8 +241,8 @@ int TopologyBuilder::addPciSwitch(int parent, const std::string& busId, double u
 int TopologyBuilder::addGpu(int parent, const std::string& busId, double linkGBps, const std::string& osName) {
   std::string id = pciBusIdNormalize(busId);
   if (!isPciParent(nodes_, parent) || id.empty()) {
-    GSHMEM_LOG_WARN(INIT, "topology: GPU %s: bad bus id or parent %d is not a host bridge or a switch",
-                    busId.c_str(), parent);
+    GSHMEM_LOG_WARN(INIT, "topology: GPU %s: bad bus id or parent %d is not a host bridge or a switch", busId.c_str(),
+                    parent);
     failed_ = true;
     return -1;
   }
@@ -239,8 +255,8 @@ int TopologyBuilder::addNic(int parent, const std::string& busId, double linkGBp
                             const std::string& netdev) {
   std::string id = pciBusIdNormalize(busId);
   if (!isPciParent(nodes_, parent) || id.empty()) {
-    GSHMEM_LOG_WARN(INIT, "topology: NIC %s: bad bus id or parent %d is not a host bridge or a switch",
-                    busId.c_str(), parent);
+    GSHMEM_LOG_WARN(INIT, "topology: NIC %s: bad bus id or parent %d is not a host bridge or a switch", busId.c_str(),
+                    parent);
     failed_ = true;
     return -1;
   }
@@ -255,7 +271,7 @@ namespace {
 /// Walks the tree once per pair; topologies have tens of devices, so O(depth) per pair is plenty.
 class PairClassifier {
  public:
-  PairClassifier(const std::vector<TopoNode>& nodes) : nodes_(nodes) {}
+  explicit PairClassifier(const std::vector<TopoNode>& nodes) : nodes_(nodes) {}
 
   TopoPath classify(int a, int b) const {
     if (a == b) return {PathType::Self, 0.0};
@@ -292,11 +308,15 @@ class PairClassifier {
     bool known = !links.empty();
     double minKnown = 1e30;
     for (double l : links) {
-      if (l <= 0) known = false;
-      else minKnown = std::min(minKnown, l);
+      if (l <= 0)
+        known = false;
+      else
+        minKnown = std::min(minKnown, l);
     }
-    if (known) bw = minKnown;
-    else if (minKnown < 1e30) bw = std::min(bw, minKnown);
+    if (known)
+      bw = minKnown;
+    else if (minKnown < 1e30)
+      bw = std::min(bw, minKnown);
     if (type == PathType::Sys) bw = std::min(bw, kSysBandwidthCapGBps);
     return {type, bw};
   }
@@ -326,7 +346,9 @@ Status TopologyBuilder::build(Topology* out) {
     if (nodes_[i].type == TopoNodeType::Gpu) gpuNodes.push_back(i);
     if (nodes_[i].type == TopoNodeType::Nic) nicNodes.push_back(i);
   }
-  auto byBus = [&](int x, int y) { return nodes_[x].busId < nodes_[y].busId || (nodes_[x].busId == nodes_[y].busId && x < y); };
+  auto byBus = [&](int x, int y) {
+    return nodes_[x].busId < nodes_[y].busId || (nodes_[x].busId == nodes_[y].busId && x < y);
+  };
   std::sort(gpuNodes.begin(), gpuNodes.end(), byBus);
   std::sort(nicNodes.begin(), nicNodes.end(), byBus);
 

@@ -44,26 +44,26 @@ enum class TopoNodeType : int { Cpu, HostBridge, PciSwitch, Gpu, Nic };
 /// A node of the tree CPU domain -> host bridge -> PCIe switch* -> GPU/NIC.
 struct TopoNode {
   TopoNodeType type = TopoNodeType::Cpu;
-  int parent = -1;         ///< node id of the parent; -1 for CPU domains (the roots)
-  std::string name;        ///< "GPU0", "mlx5_0", "NUMA0", "HB0", "SW0"
-  std::string busId;       ///< PCI bus id "dddd:bb:dd.f" (GPU, NIC, switch upstream port); empty otherwise
-  double upLinkGBps = 0;   ///< speed of the PCIe link to the parent (GB/s); 0 when unknown or not PCIe
+  int parent = -1;        ///< node id of the parent; -1 for CPU domains (the roots)
+  std::string name;       ///< "GPU0", "mlx5_0", "NUMA0", "HB0", "SW0"
+  std::string busId;      ///< PCI bus id "dddd:bb:dd.f" (GPU, NIC, switch upstream port); empty otherwise
+  double upLinkGBps = 0;  ///< speed of the PCIe link to the parent (GB/s); 0 when unknown or not PCIe
 };
 
 /// A GPU. Indices are dense and follow PCI bus id order, like CUDA_DEVICE_ORDER=PCI_BUS_ID.
 struct TopoGpu {
-  int node = -1;             ///< id in Topology::nodes()
-  std::string busId;         ///< "0000:07:00.0" (lower case)
-  std::string osName;        ///< the provider's OS device name ("cuda0", "nvml0"), empty when unknown
-  int cpuDomain = -1;        ///< index into Topology::cpus()
+  int node = -1;       ///< id in Topology::nodes()
+  std::string busId;   ///< "0000:07:00.0" (lower case)
+  std::string osName;  ///< the provider's OS device name ("cuda0", "nvml0"), empty when unknown
+  int cpuDomain = -1;  ///< index into Topology::cpus()
 };
 
 /// A network interface. Indices follow PCI bus id order.
 struct TopoNic {
   int node = -1;
   std::string busId;
-  std::string name;          ///< verbs device ("mlx5_0") when known, else the netdev name, else the bus id
-  std::string netdev;        ///< kernel network interface ("ib0", "eth0"), empty when unknown
+  std::string name;    ///< verbs device ("mlx5_0") when known, else the netdev name, else the bus id
+  std::string netdev;  ///< kernel network interface ("ib0", "eth0"), empty when unknown
   int cpuDomain = -1;
 };
 
@@ -161,9 +161,9 @@ class TopologyBuilder {
 
 /// Where to read the topology from.
 struct TopologySource {
-  std::string xmlPath;               ///< hwloc 2.x XML file; empty -> the live machine
-  std::vector<NvLinkPair> nvlinks;   ///< NVLink connections the caller knows about (CUDA/NVML, fixtures);
-                                     ///< added to those hwloc reports as its "NVLinkBandwidth" distances
+  std::string xmlPath;              ///< hwloc 2.x XML file; empty -> the live machine
+  std::vector<NvLinkPair> nvlinks;  ///< NVLink connections the caller knows about (CUDA/NVML, fixtures);
+                                    ///< added to those hwloc reports as its "NVLinkBandwidth" distances
 };
 
 /// Load and classify a topology.
