@@ -102,6 +102,12 @@ for ns in "$ns0" "$ns1"; do
   ip -n "$ns" link set lo up
   ip -n "$ns" link set "$veth" up
 done
+# Wait for carrier on both ends: UCX ignores an interface whose operational state is not up.
+for _ in $(seq 50); do
+  [ "$(ip netns exec "$ns0" cat /sys/class/net/$veth/operstate)" = up ] &&
+    [ "$(ip netns exec "$ns1" cat /sys/class/net/$veth/operstate)" = up ] && break
+  sleep 0.1
+done
 
 # rsh agent: "<agent> [rsh options] <host> <command...>" -> run the command inside that host's namespace.
 cat > "$work/agent" << EOF
@@ -126,9 +132,10 @@ export UCX_NET_DEVICES=$veth
 for kv in "${envs[@]+"${envs[@]}"}"; do export "${kv?}"; done
 xargs_env=()
 for v in $(env | grep -oE '^(UCX|GSHMEM)_[A-Za-z0-9_]*'); do xargs_env+=(-x "$v"); done
+# No vader: both "hosts" share one hostname and one /dev/shm, so its segment names would collide.
 launcher=("$mpirun" --allow-run-as-root --oversubscribe --bind-to none --mca plm_rsh_agent "$work/agent"
           --mca plm_rsh_no_tree_spawn 1 --hostfile "$work/hosts" --mca oob_tcp_if_include "$veth"
-          --mca btl_tcp_if_include "$veth" --mca btl self,vader,tcp "${xargs_env[@]}")
+          --mca btl_tcp_if_include "$veth" --mca btl self,tcp "${xargs_env[@]}")
 
 if [ -n "$keep_cmd" ]; then
   export MH_MPIRUN_ARGS="${launcher[*]:1}"
@@ -137,19 +144,35 @@ if [ -n "$keep_cmd" ]; then
   exit $?
 fi
 
+# Each PE's stderr is also kept in a file here: after a link fault, what PEs on h1 print cannot travel back to
+# mpirun on h0, but the harness (same machine) still reads it.
+cat > "$work/pe" << EOF
+#!/bin/bash
+exec "\$@" 2> >(exec tee "$work/stderr.pe\${OMPI_COMM_WORLD_RANK:-x}" >&2)
+EOF
+chmod +x "$work/pe"
 shm_before=$(ls /dev/shm 2> /dev/null | grep -i gshmem | sort)
 start=$(date +%s.%N)
-ip netns exec "$ns0" timeout -k 5 "$timeout_s" "${launcher[@]}" -np "$np" "$@" > "$work/out" 2>&1 &
+ip netns exec "$ns0" timeout -k 5 "$timeout_s" "${launcher[@]}" -np "$np" "$work/pe" "$@" > "$work/job" 2>&1 &
 job=$!
 
 fault_at=""
+collect() {  # the job's output, then what each PE wrote to stderr that the launcher did not forward
+  cat "$work/job"
+  for f in "$work"/stderr.pe*; do
+    [ -e "$f" ] || continue
+    grep -vxF -f "$work/job" "$f" 2> /dev/null | sed "s|^|[stderr of ${f##*.}, not forwarded] |"
+  done
+}
 matched_all() {
+  collect > "$work/out"
   local e
   for e in "${expects[@]+"${expects[@]}"}"; do grep -qE -- "$e" "$work/out" || return 1; done
   return 0
 }
 # Watch the job: inject the link fault at the marker; after a fault, stop as soon as every --expect line is there.
 while kill -0 "$job" 2> /dev/null; do
+  collect > "$work/out"
   if [ -n "$marker" ] && [ -z "$fault_at" ] && grep -qF -- "$marker" "$work/out"; then
     ip -n "$ns0" link set "$veth" down
     ip -n "$ns1" link set "$veth" down
@@ -181,6 +204,7 @@ else
   wait "$job"
   rc=$?
 fi
+collect > "$work/out"
 end=$(date +%s.%N)
 elapsed=$(echo "$end - $start" | bc)
 ref=${fault_at:-$start}

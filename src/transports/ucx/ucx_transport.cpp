@@ -183,11 +183,8 @@ Status UcxTransport::applyConfig(ucp_config_t* cfg) {
   long ka = timeout_s_ / 3 > 0 ? timeout_s_ / 3 : 1;
   configDefault(cfg, "KEEPALIVE_INTERVAL", std::to_string(ka) + "s");
   configDefault(cfg, "KEEPALIVE_NUM_EPS", "inf");
-  long idle = timeout_s_ / 2 > 0 ? timeout_s_ / 2 : 1;
-  long intvl = timeout_s_ / 8 > 0 ? timeout_s_ / 8 : 1;
-  configDefault(cfg, "TCP_KEEPIDLE", std::to_string(idle) + "s");
-  configDefault(cfg, "TCP_KEEPINTVL", std::to_string(intvl) + "s");
-  configDefault(cfg, "TCP_KEEPCNT", "3");
+  // TCP keepalive (UCT variables, which ucp_config_modify does not take in UCX 1.13) is set in the environment
+  // before ucp_config_read, in connect().
   return Status::Ok;
 }
 
@@ -241,6 +238,12 @@ Status UcxTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& regi
   multi_ = level >= kThreadMultiple || p.PROGRESS_THREAD;
 
   ucp_config_t* cfg = nullptr;
+  if (timeout_s_ > 0) {  // before ucp_config_read: see applyConfig
+    long idle = timeout_s_ / 2 > 0 ? timeout_s_ / 2 : 1, intvl = timeout_s_ / 8 > 0 ? timeout_s_ / 8 : 1;
+    setenv("UCX_TCP_KEEPIDLE", (std::to_string(idle) + "s").c_str(), 0);
+    setenv("UCX_TCP_KEEPINTVL", (std::to_string(intvl) + "s").c_str(), 0);
+    setenv("UCX_TCP_KEEPCNT", "3", 0);
+  }
   GSHMEM_UCS_CHECK(ucp_config_read(nullptr, nullptr, &cfg));
   (void)applyConfig(cfg);
   ucp_params_t cp{};

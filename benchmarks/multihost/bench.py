@@ -1,0 +1,100 @@
+#!/usr/bin/python3
+"""Inside host h0 of run_multihost.sh: run the osu-like programs across the two hosts for gshmem and Open MPI's
+OpenSHMEM, alternately (the order flips every repetition), and print medians and ratios gshmem/peer.
+
+Environment (set by run_multihost.sh --keep-up): MH_MPIRUN_ARGS (launcher arguments placing one rank per host),
+UCX_TLS=tcp,self and UCX_NET_DEVICES=<veth>.
+"""
+import argparse
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+
+# key, program, extra args, row key, column index (0 = first value), higher is better, title
+ROWS = [
+    ("put_lat", "osu_oshm_put_lat", ["-m", "8:8", "-i", "3000", "-x", "300"], "8", 0, False, "put 8 B + quiet (us)"),
+    ("get_lat", "osu_oshm_get_lat", ["-m", "8:8", "-i", "3000", "-x", "300"], "8", 0, False, "get 8 B (us)"),
+    ("fadd", "osu_oshm_atomics", ["-i", "2000", "-x", "200"], "long_fetch_add", 0, False,
+     "fetch-add 64-bit (us)"),
+    ("barrier", "osu_oshm_barrier", ["-i", "3000", "-x", "300"], "2", 0, False, "barrier_all, 2 PEs (us)"),
+    ("put_bw", "osu_oshm_put_bw", ["-m", "4M:4M", "-i", "10", "-x", "3"], "4194304", 0, True,
+     "put 4 MiB bandwidth (MB/s)"),
+]
+TARGET = {"put_lat": ("<=", 0.6), "get_lat": ("<=", 1.0), "fadd": ("<=", 1.0), "barrier": ("<=", 0.7),
+          "put_bw": (">=", 1.2)}
+
+
+def parse(text, rowkey, col):
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) > col + 1 and f[0] == rowkey:
+            try:
+                return float(f[col + 1])
+            except ValueError:
+                pass
+    return None
+
+
+def run(impl, prog, args, bindirs, timeout):
+    base = shlex.split(os.environ["MH_MPIRUN_ARGS"])
+    if impl == "gshmem":
+        cmd = ["mpirun"] + base + ["-np", "2", os.path.join(bindirs[impl], prog)] + args
+    else:
+        extra = ["--skip", "int_compare_swap"] if prog == "osu_oshm_atomics" else []
+        cmd = ["oshrun"] + base + ["--mca", "memory", "^patcher", "-np", "2",
+                                   os.path.join(bindirs[impl], prog)] + args + extra
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
+        return p.returncode, p.stdout
+    except subprocess.TimeoutExpired as e:
+        return 124, (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gshmem-bin", required=True)
+    ap.add_argument("--peer-bin", required=True)
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--only", default="")
+    ap.add_argument("--log", default="")
+    a = ap.parse_args()
+    bindirs = {"gshmem": a.gshmem_bin, "oshmem": a.peer_bin}
+    rows = [r for r in ROWS if not a.only or r[0] in a.only.split(",")]
+    vals = {(r[0], i): [] for r in rows for i in bindirs}
+    logf = open(a.log, "w") if a.log else None
+    errors = 0
+    for rep in range(a.reps):
+        order = ["gshmem", "oshmem"] if rep % 2 == 0 else ["oshmem", "gshmem"]
+        for key, prog, args, rowkey, col, _, _ in rows:
+            for impl in order:
+                rc, out = run(impl, prog, args, bindirs, 120)
+                if logf:
+                    logf.write("==== rep %d %s %s rc=%d\n%s\n" % (rep, impl, key, rc, out))
+                v = parse(out, rowkey, col)
+                if rc != 0 or v is None:
+                    errors += 1
+                    sys.stderr.write("bench: %s %s rep %d failed (rc %d):\n%s\n" % (impl, key, rep, rc, out[-1500:]))
+                    continue
+                vals[(key, impl)].append(v)
+        sys.stderr.write("bench: repetition %d/%d done\n" % (rep + 1, a.reps))
+    print("| operation | gshmem (median) | Open MPI SHMEM (median) | ratio gshmem/peer | target | met |")
+    print("|---|---|---|---|---|---|")
+    for key, prog, args, rowkey, col, hib, title in rows:
+        g, o = vals[(key, "gshmem")], vals[(key, "oshmem")]
+        if not g or not o:
+            print("| %s | %s | %s | - | %s %.1f | no data |" % (title, g, o, *TARGET[key]))
+            continue
+        mg, mo = statistics.median(g), statistics.median(o)
+        ratio = mg / mo
+        cmp, t = TARGET[key]
+        met = ratio <= t if cmp == "<=" else ratio >= t
+        print("| %s | %.2f | %.2f | %.3f | %s %.1f | %s |" % (title, mg, mo, ratio, cmp, t, "yes" if met else "NO"))
+    print("\n(%d repetitions, alternating order; per-run values: %s)" %
+          (a.reps, "; ".join("%s %s %s" % (k, i, [round(x, 2) for x in v]) for (k, i), v in vals.items())))
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
