@@ -13,6 +13,39 @@ extern "C" {
 /** Wall-clock time in seconds since an arbitrary fixed point (monotonic, not synchronized across PEs). */
 double shmemx_wtime(void);
 
+/* ---- GPU memory (DEVICE: issue 5). Present in every build; without CUDA or a GPU the device heap is absent:
+ * gshmemx_device_available() returns 0 and allocations return NULL. */
+/** shmem_malloc_with_hints hint: allocate from the device (GPU) symmetric heap (GSHMEM_SYMMETRIC_SIZE_DEVICE). */
+#define GSHMEMX_MALLOC_DEVICE (1L << 20)
+struct CUstream_st; /* cudaStream_t is struct CUstream_st* */
+
+/** 1 when this PE has a device symmetric heap (a GPU was found and GSHMEM_SYMMETRIC_SIZE_DEVICE > 0). */
+int gshmemx_device_available(void);
+/** The CUDA device ordinal this PE uses, or -1. */
+int gshmemx_device_id(void);
+/** Collective, like shmem_malloc: `size` bytes of the device symmetric heap (NULL when absent or exhausted).
+ * shmem_free releases it. */
+void* gshmemx_malloc_device(size_t size);
+void* gshmemx_calloc_device(size_t count, size_t size);
+/** Copy the device handle (gshmem::DeviceHandle, gshmem/device/handle.cuh) into `out`; returns 0 on success,
+ * -1 when there is no device heap or `bytes` is not sizeof(DeviceHandle). */
+int gshmemx_device_handle_get(void* out, size_t bytes);
+/** Called once by every CUDA translation unit that includes <gshmem/device.cuh>: `sync` copies the handle into
+ * that unit's __constant__ state on `device`. Called at once when the device heap already exists. */
+void gshmemx_device_register_state_sync(void (*sync)(const void* handle, int device));
+
+/* Stream-ordered operations on device symmetric memory: enqueued on `stream`, they run in its order. */
+void gshmemx_putmem_on_stream(void* dest, const void* source, size_t nbytes, int pe, struct CUstream_st* stream);
+void gshmemx_getmem_on_stream(void* dest, const void* source, size_t nbytes, int pe, struct CUstream_st* stream);
+void gshmemx_putmem_signal_on_stream(void* dest, const void* source, size_t nbytes, uint64_t* sig_addr,
+                                     uint64_t signal, int sig_op, int pe, struct CUstream_st* stream);
+void gshmemx_signal_wait_until_on_stream(uint64_t* sig_addr, int cmp, uint64_t cmp_value, struct CUstream_st* stream);
+/** Every stream-ordered operation enqueued before it on `stream` is complete when later work on `stream` runs. */
+void gshmemx_quiet_on_stream(struct CUstream_st* stream);
+/** quiet_on_stream, then a barrier over all PEs, in `stream`'s order (shares its epoch with the device barrier). */
+void gshmemx_barrier_all_on_stream(struct CUstream_st* stream);
+void gshmemx_sync_all_on_stream(struct CUstream_st* stream);
+
 #ifdef __cplusplus
 }
 #endif

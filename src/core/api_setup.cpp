@@ -6,6 +6,7 @@
 #include <ctime>
 
 #include "core/api.hpp"
+#include "core/device/device.hpp"  // DEVICE: GSHMEMX_MALLOC_DEVICE and shmem_free of device blocks
 #include "shmem.h"
 #include "shmemx.h"
 
@@ -80,10 +81,14 @@ void* shmem_align(size_t alignment, size_t size) {
 
 void* shmem_realloc(void* ptr, size_t size) { return gshmem::heapRealloc("shmem_realloc", ptr, size); }
 
-void shmem_free(void* ptr) { gshmem::heapFree("shmem_free", ptr); }
+void shmem_free(void* ptr) {
+  if (GSHMEM_UNLIKELY(gshmem::device::owns(ptr))) return gshmem::device::free("shmem_free", ptr);  // DEVICE
+  gshmem::heapFree("shmem_free", ptr);
+}
 
 void* shmem_malloc_with_hints(size_t size, long hints) {
-  (void)hints;  // advice only: every block supports remote atomics and signals
+  // Advice only (every block supports remote atomics and signals), except DEVICE's GSHMEMX_MALLOC_DEVICE.
+  if (hints & GSHMEMX_MALLOC_DEVICE) return gshmem::device::alloc("shmem_malloc_with_hints", size, 256, false);
   return gshmem::heapAlloc("shmem_malloc_with_hints", size, kDefaultAlign, false);
 }
 

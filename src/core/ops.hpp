@@ -1,5 +1,6 @@
 // The typed operations behind every public RMA/AMO/signal/wait call, as inline templates.
 // Each takes the public call's name for error messages. A context's PE numbers are team-relative.
+// DEVICE: not-mapped branches go through offPut/offGet/offAmo (runtime.hpp): device heap or remote transport.
 // Memory model (load/store path): put/get complete when they return (memcpy into the peer's mapping);
 // fence = release ordering, quiet = full fence; AMOs are sequentially consistent CPU atomics.
 #pragma once
@@ -37,7 +38,7 @@ inline void put(const char* call, const gshmem_ctx* ctx, void* dst, const void* 
   char* p = resolve(call, "dest", dst, n, wpe, &ra);
   if (GSHMEM_UNLIKELY(src == nullptr && n)) errorNull(call, "source");
   if (GSHMEM_LIKELY(p != nullptr)) std::memcpy(p, src, n);
-  else remotePut(call, ra, src, n);
+  else offPut(call, ra, src, n);
 }
 
 /// Copy `n` bytes from symmetric `src` on `pe` to local `dst`.
@@ -48,7 +49,7 @@ inline void get(const char* call, const gshmem_ctx* ctx, void* dst, const void* 
   const char* p = resolve(call, "source", src, n, wpe, &ra);
   if (GSHMEM_UNLIKELY(dst == nullptr && n)) errorNull(call, "dest");
   if (GSHMEM_LIKELY(p != nullptr)) std::memcpy(dst, p, n);
-  else remoteGet(call, ra, dst, n);
+  else offGet(call, ra, dst, n);
 }
 
 template <typename T>
@@ -58,7 +59,7 @@ inline void p(const char* call, const gshmem_ctx* ctx, T* dst, T value, int pe) 
   RemoteAddr ra;
   char* q = resolve(call, "dest", dst, sizeof(T), wpe, &ra);
   if (GSHMEM_LIKELY(q != nullptr)) std::memcpy(q, &value, sizeof(T));
-  else remotePut(call, ra, &value, sizeof(T));
+  else offPut(call, ra, &value, sizeof(T));
 }
 
 template <typename T>
@@ -69,7 +70,7 @@ inline T g(const char* call, const gshmem_ctx* ctx, const T* src, int pe) {
   const char* q = resolve(call, "source", src, sizeof(T), wpe, &ra);
   T v;
   if (GSHMEM_LIKELY(q != nullptr)) std::memcpy(&v, q, sizeof(T));
-  else remoteGet(call, ra, &v, sizeof(T));
+  else offGet(call, ra, &v, sizeof(T));
   return v;
 }
 
@@ -90,7 +91,7 @@ inline void iput(const char* call, const gshmem_ctx* ctx, void* dst, const void*
     for (std::size_t i = 0; i < nelems; ++i) {
       RemoteAddr e = ra;
       e.offset += i * dst_stride * esize;
-      remotePut(call, e, s + i * src_stride * esize, esize);
+      offPut(call, e, s + i * src_stride * esize, esize);
     }
   }
 }
@@ -110,7 +111,7 @@ inline void iget(const char* call, const gshmem_ctx* ctx, void* dst, const void*
     for (std::size_t i = 0; i < nelems; ++i) {
       RemoteAddr e = ra;
       e.offset += i * src_stride * esize;
-      remoteGet(call, e, d + i * dst_stride * esize, esize);
+      offGet(call, e, d + i * dst_stride * esize, esize);
     }
   }
 }
@@ -139,7 +140,7 @@ __attribute__((noinline)) T amoRemote(const char* call, const RemoteAddr& ra, Am
   B vb, cb;
   std::memcpy(&vb, &value, sizeof vb);
   std::memcpy(&cb, &cond, sizeof cb);
-  uint64_t r = remoteAmo(call, ra, op, sizeof(T), vb, cb);
+  uint64_t r = offAmo(call, ra, op, sizeof(T), vb, cb);
   B rb = static_cast<B>(r);
   T out;
   std::memcpy(&out, &rb, sizeof out);
@@ -210,9 +211,9 @@ inline void putSignal(const char* call, const gshmem_ctx* ctx, void* dst, const 
   if (GSHMEM_UNLIKELY(s == nullptr || d == nullptr)) {
     if (sig_op != kSignalSet && sig_op != kSignalAdd) errorBadSignalOp(call, sig_op);
     if (d) std::memcpy(d, src, n);
-    else remotePut(call, rd, src, n);
+    else offPut(call, rd, src, n);
     remoteFence(call);  // the signal lands after the data
-    remoteAmo(call, rs, sig_op == kSignalSet ? AmoOp::Set : AmoOp::Add, 8, signal, 0);
+    offAmo(call, rs, sig_op == kSignalSet ? AmoOp::Set : AmoOp::Add, 8, signal, 0);
     return;
   }
   std::memcpy(d, src, n);

@@ -15,6 +15,7 @@
 
 #include "base/config.hpp"
 #include "core/api.hpp"
+#include "core/device/device.hpp"  // DEVICE: device symmetric heap (issue 5)
 #include "core/symmetric_data.hpp"
 #include "core/team_internal.hpp"
 #include "transports/transport.hpp"
@@ -225,6 +226,7 @@ int runtimeInit(const char* call, int requested) {
       fprintf(stderr, "gshmem:   PE %d -> PE %d: %s (%s)\n", g_rt.my_pe, pe, g_rt.peer_via[pe].c_str(),
               reach[pe].why.c_str());
   }
+  device::backendInit(call);  // DEVICE: collective; creates the device heap only when every PE has a GPU
   if (isError(b.barrier())) fatal(call, "bootstrap barrier failed");
   g_rt.initialized.store(1);
   GSHMEM_LOG_INFO(INIT, "initialized: %d PEs, heap %zu bytes at %p", g_rt.n_pes, g_rt.size[kRegionHeap],
@@ -236,6 +238,7 @@ void runtimeFinalize() {
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
   if (!g_rt.initialized.load()) return;
   barrierAll("shmem_finalize");
+  device::backendFinalize();  // DEVICE: collective; stops the proxy, closes IPC mappings, frees the device heap
   teamsFinalize();
   g_rt.peers = nullptr;
   g_rt.remote = nullptr;
@@ -265,6 +268,8 @@ void* ptrOf(const void* addr, int pe) {
   if (!g_rt.peers || static_cast<unsigned>(pe) >= static_cast<unsigned>(g_rt.n_pes)) return nullptr;
   std::size_t off;
   int r = regionOf(addr, 1, &off);
+  if (r < 0 && device::owns(addr))  // DEVICE: the peer's device heap as mapped by CUDA IPC (a device address)
+    return device::backendPeerPtr(pe, static_cast<const char*>(addr) - device::g_region.base);
   if (r < 0 || !g_rt.peers[pe].base[r]) return nullptr;
   return g_rt.peers[pe].base[r] + off;
 }

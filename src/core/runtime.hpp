@@ -131,6 +131,19 @@ __attribute__((always_inline)) inline int regionOf(const void* addr, std::size_t
   return -1;
 }
 
+// DEVICE (issue 5): the device (GPU) symmetric heap is region kRegionDevice. It is never in the host peer table
+// (its mapped peer pointers are device addresses, unusable by memcpy): host addresses resolve exactly as before,
+// and only an address outside the host regions takes the out-of-line resolveCold(), which returns nullptr with
+// *ra naming the device region, so the existing "not mapped" branch hands it to offPut/offGet/offAmo below.
+constexpr int kRegionDevice = kNumRegions;
+/// Out of line (core/device): a device-heap address fills *ra and returns nullptr; anything else is fatal.
+char* resolveCold(const char* call, const char* what, const void* addr, std::size_t len, int pe, RemoteAddr* ra)
+    __attribute__((cold, noinline));
+void devicePut(const char* call, const RemoteAddr& ra, const void* src, std::size_t n) __attribute__((cold));
+void deviceGet(const char* call, const RemoteAddr& ra, void* dst, std::size_t n) __attribute__((cold));
+uint64_t deviceAmo(const char* call, const RemoteAddr& ra, AmoOp op, unsigned size, uint64_t value, uint64_t cond)
+    __attribute__((cold));
+
 /// Locate symmetric [addr, addr+len) on world PE `pe`. Returns a pointer usable here when the peer's region is
 /// mapped; otherwise nullptr, with *ra naming the remote location for the transport.
 /// Fatal (naming `call`) when `pe` is out of range or the range is not symmetric.
@@ -139,7 +152,7 @@ __attribute__((always_inline)) inline char* resolve(const char* call, const char
   if (GSHMEM_UNLIKELY(static_cast<unsigned>(pe) >= static_cast<unsigned>(g_rt.n_pes))) errorBadPe(call, pe, g_rt.n_pes);
   std::size_t off;
   int r = regionOf(addr, len, &off);
-  if (GSHMEM_UNLIKELY(r < 0)) errorNotSymmetric(call, what, addr, len);
+  if (GSHMEM_UNLIKELY(r < 0)) return resolveCold(call, what, addr, len, pe, ra);  // DEVICE: device heap or fatal
   char* b = g_rt.peers[pe].base[r];
   if (GSHMEM_LIKELY(b != nullptr)) return b + off;
   *ra = RemoteAddr{pe, r, off};
@@ -161,6 +174,20 @@ void remoteGet(const char* call, const RemoteAddr& ra, void* dst, std::size_t n)
 uint64_t remoteAmo(const char* call, const RemoteAddr& ra, AmoOp op, unsigned size, uint64_t value, uint64_t cond);
 void remoteFence(const char* call);
 void remoteQuiet(const char* call);
+
+// DEVICE: the not-mapped branch of every op: the device heap (core/device) or the remote transport.
+inline void offPut(const char* call, const RemoteAddr& ra, const void* src, std::size_t n) {
+  if (ra.region == kRegionDevice) devicePut(call, ra, src, n);
+  else remotePut(call, ra, src, n);
+}
+inline void offGet(const char* call, const RemoteAddr& ra, void* dst, std::size_t n) {
+  if (ra.region == kRegionDevice) deviceGet(call, ra, dst, n);
+  else remoteGet(call, ra, dst, n);
+}
+inline uint64_t offAmo(const char* call, const RemoteAddr& ra, AmoOp op, unsigned size, uint64_t value, uint64_t cond) {
+  if (ra.region == kRegionDevice) return deviceAmo(call, ra, op, size, value, cond);
+  return remoteAmo(call, ra, op, size, value, cond);
+}
 
 /// The world PE of `pe` in the context's team; fatal when out of range.
 inline int ctxWorldPe(const char* call, const gshmem_ctx* ctx, int pe) {

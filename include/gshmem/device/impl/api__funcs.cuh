@@ -1,0 +1,372 @@
+// Layer 3 of the device API: inline bodies. Included by api.cuh under nvcc only.
+#pragma once
+#include <cuda_runtime.h>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+
+namespace gshmem {
+namespace dev {
+namespace detail {
+
+template <typename U>
+GSHMEM_DEVICE_INLINE U atomicOn(U* q, uint32_t op, U v, U c);
+
+// ------------------------------------------------------------------------------------------ scope helpers
+template <int S>
+GSHMEM_DEVICE_INLINE unsigned groupRank() {
+  if constexpr (S == kScopeThread) return 0;
+  unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  if constexpr (S == kScopeWarp) return t & 31u;
+  return t;
+}
+template <int S>
+GSHMEM_DEVICE_INLINE unsigned groupSize() {
+  if constexpr (S == kScopeThread) return 1;
+  if constexpr (S == kScopeWarp) return 32;
+  return blockDim.x * blockDim.y * blockDim.z;
+}
+template <int S>
+GSHMEM_DEVICE_INLINE void groupSync() {
+  if constexpr (S == kScopeWarp) __syncwarp();
+  if constexpr (S == kScopeBlock) __syncthreads();
+}
+
+// ------------------------------------------------------------------------------------------ system-scope access
+GSHMEM_DEVICE_INLINE unsigned long long ldRelaxedSys(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.relaxed.sys.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+GSHMEM_DEVICE_INLINE unsigned long long ldAcquireSys(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.acquire.sys.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+GSHMEM_DEVICE_INLINE void stReleaseSys(unsigned long long* p, unsigned long long v) {
+  asm volatile("st.release.sys.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+GSHMEM_DEVICE_INLINE void stRelaxedSys(unsigned long long* p, unsigned long long v) {
+  asm volatile("st.relaxed.sys.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+GSHMEM_DEVICE_INLINE void fenceAcqRelSys() { asm volatile("fence.acq_rel.sys;" ::: "memory"); }
+
+template <typename T>
+GSHMEM_DEVICE_INLINE T volatileLoad(const T* p) {
+  return *const_cast<const volatile T*>(p);
+}
+
+template <typename T>
+GSHMEM_DEVICE_INLINE bool compare(int cmp, T a, T b) {
+  switch (cmp) {
+    case GSHMEM_CMP_EQ: return a == b;
+    case GSHMEM_CMP_NE: return a != b;
+    case GSHMEM_CMP_GT: return a > b;
+    case GSHMEM_CMP_GE: return a >= b;
+    case GSHMEM_CMP_LT: return a < b;
+    case GSHMEM_CMP_LE: return a <= b;
+  }
+  return false;
+}
+
+// ------------------------------------------------------------------------------------------ translation
+template <typename T>
+GSHMEM_DEVICE_INLINE T* peerPtr(const DeviceHandle& h, const T* addr, int pe) {
+  char* b = h.peer_base[pe];
+  if (b == nullptr) return nullptr;
+  return reinterpret_cast<T*>(b + (reinterpret_cast<const char*>(addr) - h.heap_base));
+}
+GSHMEM_DEVICE_INLINE uint64_t offsetOf(const DeviceHandle& h, const void* addr) {
+  return static_cast<uint64_t>(reinterpret_cast<const char*>(addr) - h.heap_base);
+}
+
+// ------------------------------------------------------------------------------------------ copies
+/// Group-cooperative copy; 16-byte vectors, four in flight per thread, when both ends are 16-byte aligned.
+template <int S>
+GSHMEM_DEVICE_INLINE void copy(void* dst_, const void* src_, size_t n) {
+  char* dst = static_cast<char*>(dst_);
+  const char* src = static_cast<const char*>(src_);
+  const size_t t = groupRank<S>(), nt = groupSize<S>();
+  size_t done = 0;
+  if (((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src)) & 15) == 0) {
+    const size_t nv = n >> 4;
+    const int4* s = reinterpret_cast<const int4*>(src);
+    int4* d = reinterpret_cast<int4*>(dst);
+    size_t i = t;
+    for (; i + 3 * nt < nv; i += 4 * nt) {
+      int4 a = s[i], b = s[i + nt], c = s[i + 2 * nt], e = s[i + 3 * nt];
+      d[i] = a;
+      d[i + nt] = b;
+      d[i + 2 * nt] = c;
+      d[i + 3 * nt] = e;
+    }
+    for (; i < nv; i += nt) d[i] = s[i];
+    done = nv << 4;
+  } else if (((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src)) & 7) == 0) {
+    const size_t nv = n >> 3;
+    const uint64_t* s = reinterpret_cast<const uint64_t*>(src);
+    uint64_t* d = reinterpret_cast<uint64_t*>(dst);
+    for (size_t i = t; i < nv; i += nt) d[i] = s[i];
+    done = nv << 3;
+  }
+  for (size_t i = done + t; i < n; i += nt) dst[i] = src[i];
+}
+
+// ------------------------------------------------------------------------------------------ proxy ring
+/// Claim a request (two words), write the argument, then the header. Returns the ticket (word index).
+GSHMEM_DEVICE_INLINE unsigned long long proxyPost(const ProxyRing& r, uint32_t op, int pe, uint32_t aux,
+                                                  uint64_t off, uint64_t a0, uint64_t a1) {
+  unsigned long long t = atomicAdd(r.head, 2ull);
+  while (t + 2 - ldRelaxedSys(r.done) > r.nslots) {
+  }
+  ProxyRequest* s = r.slots + (t & (r.nslots - 1));
+  volatile uint64_t* arg = reinterpret_cast<volatile uint64_t*>(s + 1);
+  arg[0] = a0;
+  arg[1] = a1;
+  volatile uint64_t* hdr = reinterpret_cast<volatile uint64_t*>(s);
+  hdr[1] = off;
+  __threadfence_system();  // the argument and offset are visible before the header marks the request valid
+  hdr[0] = static_cast<uint64_t>(op) | (static_cast<uint64_t>(pe) << 8) | (static_cast<uint64_t>(aux) << 32);
+  __threadfence_system();
+  return t;
+}
+GSHMEM_DEVICE_INLINE void proxyWait(const ProxyRing& r, unsigned long long ticket) {
+  while (ldRelaxedSys(r.done) < ticket + 2) {
+  }
+  fenceAcqRelSys();
+}
+GSHMEM_DEVICE_INLINE unsigned long long proxyResult(const ProxyRing& r, unsigned long long ticket) {
+  proxyWait(r, ticket);
+  return volatileLoad(&r.results[(ticket / 2) % kProxyResults]);
+}
+GSHMEM_DEVICE_INLINE void proxyQuiet(const ProxyRing& r) {
+  if (r.slots == nullptr) return;
+  unsigned long long h = atomicAdd(r.head, 0ull);
+  if (h) proxyWait(r, h - 2);
+}
+
+template <typename T>
+GSHMEM_DEVICE_INLINE uint64_t bitsOf(T v) {
+  uint64_t b = 0;
+  memcpy(&b, &v, sizeof(T));
+  return b;
+}
+template <typename T>
+GSHMEM_DEVICE_INLINE T fromBits(uint64_t b) {
+  T v;
+  memcpy(&v, &b, sizeof(T));
+  return v;
+}
+
+}  // namespace detail
+
+// ============================================================================================ handle API
+GSHMEM_DEVICE_INLINE void* ptr(const DeviceHandle& h, const void* addr, int pe) {
+  return detail::peerPtr(h, static_cast<const char*>(addr), pe);
+}
+
+/// Put `n` bytes at group scope S. nbi: the proxy path does not wait for completion.
+template <int S>
+GSHMEM_DEVICE_INLINE void putmem(const DeviceHandle& h, void* dst, const void* src, size_t n, int pe,
+                                 bool nbi = false) {
+  char* p = detail::peerPtr(h, static_cast<char*>(dst), pe);
+  if (p != nullptr) {
+    detail::copy<S>(p, src, n);
+    detail::groupSync<S>();
+    return;
+  }
+  detail::groupSync<S>();
+  if (detail::groupRank<S>() == 0) {
+    const uint64_t off = detail::offsetOf(h, dst);
+    const char* s = static_cast<const char*>(src);
+    unsigned long long t = 0;
+    for (size_t done = 0; done < n;) {  // aux carries 32 bits of length
+      size_t c = n - done < (size_t(1) << 30) ? n - done : (size_t(1) << 30);
+      t = detail::proxyPost(h.ring, kProxyPut, pe, static_cast<uint32_t>(c), off + done,
+                            reinterpret_cast<uint64_t>(s + done), 0);
+      done += c;
+    }
+    if (!nbi && n) detail::proxyWait(h.ring, t);
+  }
+  detail::groupSync<S>();
+}
+
+template <int S>
+GSHMEM_DEVICE_INLINE void getmem(const DeviceHandle& h, void* dst, const void* src, size_t n, int pe,
+                                 bool nbi = false) {
+  const char* p = detail::peerPtr(h, static_cast<const char*>(src), pe);
+  if (p != nullptr) {
+    detail::copy<S>(dst, p, n);
+    detail::groupSync<S>();
+    return;
+  }
+  if (detail::groupRank<S>() == 0) {
+    const uint64_t off = detail::offsetOf(h, src);
+    char* d = static_cast<char*>(dst);
+    unsigned long long t = 0;
+    for (size_t done = 0; done < n;) {
+      size_t c = n - done < (size_t(1) << 30) ? n - done : (size_t(1) << 30);
+      t = detail::proxyPost(h.ring, kProxyGet, pe, static_cast<uint32_t>(c), off + done,
+                            reinterpret_cast<uint64_t>(d + done), 0);
+      done += c;
+    }
+    if (!nbi && n) detail::proxyWait(h.ring, t);
+  }
+  detail::groupSync<S>();
+}
+
+template <typename T>
+GSHMEM_DEVICE_INLINE void p(const DeviceHandle& h, T* dst, T value, int pe) {
+  static_assert(sizeof(T) <= 8, "p takes scalars");
+  T* q = detail::peerPtr(h, dst, pe);
+  if (q != nullptr) {
+    *q = value;
+    return;
+  }
+  detail::proxyPost(h.ring, kProxyPutV, pe, sizeof(T), detail::offsetOf(h, dst), detail::bitsOf(value), 0);
+}
+
+template <typename T>
+GSHMEM_DEVICE_INLINE T g(const DeviceHandle& h, const T* src, int pe) {
+  static_assert(sizeof(T) <= 8, "g takes scalars");
+  const T* q = detail::peerPtr(h, src, pe);
+  if (q != nullptr) return detail::volatileLoad(q);
+  unsigned long long t = detail::proxyPost(h.ring, kProxyGetV, pe, sizeof(T), detail::offsetOf(h, src), 0, 0);
+  return detail::fromBits<T>(detail::proxyResult(h.ring, t));
+}
+
+/// Atomic `op` on the naturally aligned 4- or 8-byte integer at symmetric `dst` on `pe`; returns the old value
+/// for fetching ops.
+template <typename T>
+GSHMEM_DEVICE_INLINE T atomic(const DeviceHandle& h, AmoCode op, T* dst, T value, T cond, int pe) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "atomics are 32- or 64-bit");
+  using U = typename std::conditional<sizeof(T) == 8, unsigned long long, unsigned int>::type;
+  U* q = reinterpret_cast<U*>(detail::peerPtr(h, dst, pe));
+  if (q == nullptr) {
+    unsigned long long t = detail::proxyPost(h.ring, kProxyAmo, pe, static_cast<uint32_t>(op) | (sizeof(T) << 8),
+                                             detail::offsetOf(h, dst), detail::bitsOf(value), detail::bitsOf(cond));
+    switch (op) {
+      case kAmoSet: case kAmoAdd: case kAmoInc: case kAmoAnd: case kAmoOr: case kAmoXor: return T{};
+      default: return detail::fromBits<T>(detail::proxyResult(h.ring, t));
+    }
+  }
+  return detail::fromBits<T>(static_cast<uint64_t>(
+      detail::atomicOn<U>(q, op, static_cast<U>(detail::bitsOf(value)), static_cast<U>(detail::bitsOf(cond)))));
+}
+
+namespace detail {
+/// System-scope atomic on a device address (local or P2P-mapped). Returns the old value (0 for non-fetching).
+template <typename U>
+GSHMEM_DEVICE_INLINE U atomicOn(U* q, uint32_t op, U v, U c) {
+  U r = 0;
+  switch (op) {
+    case kAmoFetch: r = atomicOr_system(q, U(0)); break;
+    case kAmoSet: atomicExch_system(q, v); break;
+    case kAmoSwap: r = atomicExch_system(q, v); break;
+    case kAmoCompareSwap: r = atomicCAS_system(q, c, v); break;
+    case kAmoFetchAdd: r = atomicAdd_system(q, v); break;
+    case kAmoAdd: atomicAdd_system(q, v); break;
+    case kAmoFetchInc: r = atomicAdd_system(q, U(1)); break;
+    case kAmoInc: atomicAdd_system(q, U(1)); break;
+    case kAmoFetchAnd: r = atomicAnd_system(q, v); break;
+    case kAmoAnd: atomicAnd_system(q, v); break;
+    case kAmoFetchOr: r = atomicOr_system(q, v); break;
+    case kAmoOr: atomicOr_system(q, v); break;
+    case kAmoFetchXor: r = atomicXor_system(q, v); break;
+    case kAmoXor: atomicXor_system(q, v); break;
+  }
+  return r;
+}
+}  // namespace detail
+
+/// Update the signal at `sig` on `pe` after (ordered behind) everything this thread stored before.
+GSHMEM_DEVICE_INLINE void signalOp(const DeviceHandle& h, uint64_t* sig, uint64_t value, int sig_op, int pe) {
+  unsigned long long* q = reinterpret_cast<unsigned long long*>(detail::peerPtr(h, sig, pe));
+  if (q != nullptr) {
+    if (sig_op == GSHMEM_SIGNAL_ADD) {
+      __threadfence_system();
+      atomicAdd_system(q, static_cast<unsigned long long>(value));
+    } else {
+      detail::stReleaseSys(q, value);
+    }
+    return;
+  }
+  detail::proxyPost(h.ring, kProxyAmo, pe, (sig_op == GSHMEM_SIGNAL_ADD ? kAmoAdd : kAmoSet) | (8u << 8),
+                    detail::offsetOf(h, sig), value, 0);
+}
+
+template <int S>
+GSHMEM_DEVICE_INLINE void putmemSignal(const DeviceHandle& h, void* dst, const void* src, size_t n, uint64_t* sig,
+                                       uint64_t value, int sig_op, int pe, bool nbi) {
+  char* p = detail::peerPtr(h, static_cast<char*>(dst), pe);
+  if (p != nullptr) {
+    detail::copy<S>(p, src, n);
+    detail::groupSync<S>();  // every lane's stores precede the signal (the release below is cumulative)
+    if (detail::groupRank<S>() == 0) signalOp(h, sig, value, sig_op, pe);
+    detail::groupSync<S>();
+    return;
+  }
+  putmem<S>(h, dst, src, n, pe, /*nbi=*/true);  // ring order puts the data before the signal
+  if (detail::groupRank<S>() == 0) {
+    signalOp(h, sig, value, sig_op, pe);
+    if (!nbi) detail::proxyQuiet(h.ring);
+  }
+  detail::groupSync<S>();
+}
+
+/// Wait until the local signal compares true; ends with a system-scope acquire. Returns the signal's value.
+GSHMEM_DEVICE_INLINE uint64_t signalWaitUntil(uint64_t* sig, int cmp, uint64_t value) {
+  const unsigned long long* q = reinterpret_cast<const unsigned long long*>(sig);
+  for (;;) {
+    if (detail::compare<uint64_t>(cmp, detail::ldRelaxedSys(q), value)) {
+      uint64_t v = detail::ldAcquireSys(q);
+      if (detail::compare<uint64_t>(cmp, v, value)) return v;
+    }
+  }
+}
+
+template <typename T>
+GSHMEM_DEVICE_INLINE void waitUntil(T* ivar, int cmp, T value) {
+  while (!detail::compare<T>(cmp, detail::volatileLoad(ivar), value)) {
+  }
+  detail::fenceAcqRelSys();
+}
+template <typename T>
+GSHMEM_DEVICE_INLINE int test(T* ivar, int cmp, T value) {
+  if (!detail::compare<T>(cmp, detail::volatileLoad(ivar), value)) return 0;
+  detail::fenceAcqRelSys();
+  return 1;
+}
+
+GSHMEM_DEVICE_INLINE void fence(const DeviceHandle&) { __threadfence_system(); }
+GSHMEM_DEVICE_INLINE void quiet(const DeviceHandle& h) {
+  __threadfence_system();
+  detail::proxyQuiet(h.ring);
+}
+
+/// Barrier over all PEs (one calling thread per PE; see api.cuh). `do_quiet` = barrier_all, else sync_all.
+GSHMEM_DEVICE_INLINE void barrierAll(const DeviceHandle& h, bool do_quiet = true) {
+  if (do_quiet) quiet(h);
+  const unsigned long long e = ++h.sync->barrier_epoch;
+  for (int i = 1; i <= h.n_pes; ++i) {
+    const int pe = (h.my_pe + i) % h.n_pes;
+    unsigned long long* f = &h.sync->flags[h.my_pe];
+    unsigned long long* q = detail::peerPtr(h, f, pe);
+    if (q != nullptr) detail::stReleaseSys(q, e);
+    else detail::proxyPost(h.ring, kProxyAmo, pe, kAmoSet | (8u << 8), detail::offsetOf(h, f), e, 0);
+  }
+  for (int pe = 0; pe < h.n_pes; ++pe)
+    while (detail::ldRelaxedSys(&h.sync->flags[pe]) < e) {
+    }
+  detail::fenceAcqRelSys();
+}
+template <int S>
+GSHMEM_DEVICE_INLINE void barrierAllGroup(const DeviceHandle& h, bool do_quiet = true) {
+  detail::groupSync<S>();
+  if (detail::groupRank<S>() == 0) barrierAll(h, do_quiet);
+  detail::groupSync<S>();
+}
+
+}  // namespace dev
+}  // namespace gshmem

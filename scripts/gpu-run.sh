@@ -1,0 +1,48 @@
+#!/bin/bash
+# DEVICE (issue 5): on the 2-GPU machine, run the GPU tests and GPU benchmarks with 2 PEs (one GPU each) under
+# mpirun, with CUDA IPC P2P (GSHMEM_P2P=1) and through the CPU proxy (GSHMEM_P2P=0), then the same benchmarks with
+# NVSHMEM (benchmarks/gpu/peers/nvshmem_bench.cu, built here against the NVSHMEM Python package), and print a summary.
+#   scripts/gpu-run.sh [BUILD_DIR]        (default build-gpu; build it with:
+#     cmake -S . -B build-gpu -DCMAKE_CUDA_ARCHITECTURES=90 -DGSHMEM_ENABLE_UCX=OFF -DGSHMEM_ENABLE_HWLOC=OFF)
+# Logs go to $OUT (or /tmp/gshmem-gpu-run). NVLink multicast stays off (never call cuMulticastCreate).
+set -u
+cd "$(dirname "$0")/.."
+B=${1:-build-gpu}
+OUT=${OUT:-/tmp/gshmem-gpu-run}
+mkdir -p "$OUT"
+export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 TORCH_SYMM_MEM_DISABLE_MULTICAST=1
+export LD_LIBRARY_PATH=$PWD/$B/src:/usr/local/cuda/lib64:/usr/local/cuda/lib:${LD_LIBRARY_PATH:-}
+export GSHMEM_SYMMETRIC_SIZE=256M GSHMEM_SYMMETRIC_SIZE_DEVICE=1G
+MPI="mpirun --allow-run-as-root -np 2 --bind-to none -x LD_LIBRARY_PATH -x GSHMEM_P2P -x GSHMEM_SYMMETRIC_SIZE
+  -x GSHMEM_SYMMETRIC_SIZE_DEVICE -x NCCL_NVLS_ENABLE -x NVSHMEM_DISABLE_NVLS -x GSHMEM_LOG_LEVEL"
+date -u +"date %Y-%m-%dT%H:%MZ" | tee "$OUT/summary.txt"
+nvidia-smi -L 2>&1 | tee -a "$OUT/summary.txt"
+declare -A RC
+for p2p in 1 0; do
+  export GSHMEM_P2P=$p2p
+  timeout 180 $MPI "$B/tests/gpu/gpu_device_tests" > "$OUT/tests_p2p$p2p.log" 2>&1
+  RC[tests$p2p]=$?
+  echo "gpu tests GSHMEM_P2P=$p2p: rc ${RC[tests$p2p]}; $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/tests_p2p$p2p.log" | tr '\n' ' ')" | tee -a "$OUT/summary.txt"
+  grep -E "FAILED|Failure|gshmem: PE|WATCHDOG" "$OUT/tests_p2p$p2p.log" | head -20
+done
+export GSHMEM_P2P=1
+timeout 240 $MPI "$B/benchmarks/gpu/gshmem_gpu_bench" > "$OUT/bench_p2p1.log" 2>&1; echo "bench p2p rc $?" >> "$OUT/summary.txt"
+export GSHMEM_P2P=0
+timeout 120 $MPI "$B/benchmarks/gpu/gshmem_gpu_bench" --quick > "$OUT/bench_p2p0.log" 2>&1; echo "bench proxy rc $?" >> "$OUT/summary.txt"
+# NVSHMEM, same measurements
+NV=$(python3 -c "import nvidia.nvshmem as m; print(list(m.__path__)[0])" 2>/dev/null)
+if [ -n "$NV" ]; then
+  nvcc -rdc=true -O2 -arch=sm_90 -std=c++17 -I"$NV/include" $(mpicc --showme:compile) benchmarks/gpu/peers/nvshmem_bench.cu \
+    -o "$OUT/../nvshmem_bench.bin" -L"$NV/lib" -l:libnvshmem_host.so.3 "$NV/lib/libnvshmem_device.a" $(mpicc --showme:link) -lcuda \
+    > "$OUT/nvshmem_build.log" 2>&1 || echo "nvshmem bench build failed" >> "$OUT/summary.txt"
+  LD_LIBRARY_PATH=$NV/lib:$LD_LIBRARY_PATH NVSHMEM_REMOTE_TRANSPORT=none NVSHMEM_SYMMETRIC_SIZE=2G timeout 240 \
+    mpirun --allow-run-as-root -np 2 --bind-to none -x LD_LIBRARY_PATH -x NVSHMEM_DISABLE_NVLS -x NVSHMEM_REMOTE_TRANSPORT \
+    -x NVSHMEM_SYMMETRIC_SIZE "$OUT/../nvshmem_bench.bin" > "$OUT/bench_nvshmem.log" 2>&1
+  echo "bench nvshmem rc $?" >> "$OUT/summary.txt"
+else
+  echo "NVSHMEM Python package not found: no NVSHMEM figures" >> "$OUT/summary.txt"
+fi
+echo "---- results" >> "$OUT/summary.txt"
+grep -h "^RESULT" "$OUT"/bench_*.log >> "$OUT/summary.txt"
+cat "$OUT/summary.txt"
+[ "${RC[tests1]}" = 0 ] && [ "${RC[tests0]}" = 0 ]

@@ -1,0 +1,47 @@
+// DEVICE (issue 5): the device symmetric heap inside the host runtime. Private to src/core.
+//
+// Layout of each PE's device heap (one cudaMalloc, exported with a CUDA IPC handle):
+//   [ user part: HeapAllocator offsets, the same on every PE | DeviceSync (barrier flags) ]
+// Peers whose GPU can reach ours (cudaDeviceCanAccessPeer, GSHMEM_P2P=1) map it with cudaIpcOpenMemHandle;
+// every other peer goes through the proxy: a CPU thread per PE that drains this GPU's request ring and serves
+// requests of other PEs on this PE's heap through a shared-memory mailbox (the host transport).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "core/runtime.hpp"
+#include "gshmem/device/impl/handle__types.cuh"
+
+namespace gshmem::device {
+
+/// This PE's device heap as seen by the host runtime (zero when absent). Read by resolveCold().
+struct Region {
+  char* base = nullptr;   ///< device address of the heap
+  std::size_t size = 0;   ///< user bytes (allocations are in [base, base + size))
+};
+extern Region g_region;
+
+/// The backend (device_cuda.cpp, or device_none.cpp without CUDA). All collective ones are called on every PE.
+/// Create the heap when this PE has a GPU and GSHMEM_SYMMETRIC_SIZE_DEVICE > 0; map peers; start the proxy.
+void backendInit(const char* call);
+void backendFinalize();
+void backendPut(const char* call, int pe, std::size_t off, const void* src, std::size_t n);
+void backendGet(const char* call, int pe, std::size_t off, void* dst, std::size_t n);
+uint64_t backendAmo(const char* call, int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value, uint64_t cond);
+void backendMemset(void* dst, int value, std::size_t n);
+/// Device address of offset `off` of PE `pe`'s heap when mapped here, else nullptr.
+void* backendPeerPtr(int pe, std::size_t off);
+/// The handle kernels use; nullptr when there is no device heap.
+const DeviceHandle* backendHandle();
+int backendDeviceId();
+
+/// Collective allocation from the device heap (heap.cpp's rules: same calls on every PE, barrier after).
+void* alloc(const char* call, std::size_t size, std::size_t align, bool zero);
+void free(const char* call, void* ptr);
+bool owns(const void* ptr);
+/// Called by the backend once the heap exists (creates the allocator) and at finalize (drops it).
+void allocatorReset(std::size_t user_bytes);
+/// Push the handle to every registered translation unit's __constant__ copy.
+void syncStates(const DeviceHandle& h, int device);
+
+}  // namespace gshmem::device

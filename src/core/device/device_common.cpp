@@ -1,0 +1,136 @@
+// DEVICE (issue 5): the CUDA-independent part of the device heap: region lookup for the cold branch of resolve(),
+// the deterministic allocator, the public C entry points, and the registry of per-TU device states.
+#include <cstring>
+#include <mutex>
+#include <memory>
+#include <vector>
+
+#include "base/config.hpp"
+#include "core/api.hpp"
+#include "core/device/device.hpp"
+#include "core/heap_allocator.hpp"
+#include "shmemx.h"
+
+namespace gshmem {
+
+namespace device {
+
+Region g_region;
+
+namespace {
+std::unique_ptr<HeapAllocator> g_alloc;
+std::mutex g_sync_lock;
+std::vector<void (*)(const void*, int)>& syncList() {
+  static std::vector<void (*)(const void*, int)> v;  // filled by static initializers of CUDA TUs
+  return v;
+}
+}  // namespace
+
+void allocatorReset(std::size_t user_bytes) {
+  g_alloc.reset();
+  if (user_bytes) g_alloc = std::make_unique<HeapAllocator>(user_bytes, 256);
+}
+
+bool owns(const void* ptr) {
+  std::size_t o = reinterpret_cast<uintptr_t>(ptr) - reinterpret_cast<uintptr_t>(g_region.base);
+  return g_region.base != nullptr && o < g_region.size;
+}
+
+void* alloc(const char* call, std::size_t size, std::size_t align, bool zero) {
+  ops::requireInit(call);
+  std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
+  if (align == 0 || (align & (align - 1))) fatal(call, "alignment %zu is not a power of two", align);
+  void* result = nullptr;
+  if (!g_alloc) {
+    if (g_rt.my_pe == 0)
+      GSHMEM_LOG_WARN(MEM, "%s: no device symmetric heap (no GPU, no CUDA in this build, or "
+                      "GSHMEM_SYMMETRIC_SIZE_DEVICE=0)", call);
+  } else if (size) {
+    std::size_t off = g_alloc->alloc(size, align < 256 ? 256 : align);
+    if (off == HeapAllocator::kFail) {
+      fprintf(stderr,
+              "gshmem: PE %d: %s: cannot allocate %zu bytes of device memory: %zu bytes free of %zu (largest free "
+              "block %zu); raise GSHMEM_SYMMETRIC_SIZE_DEVICE\n",
+              g_rt.my_pe, call, size, g_alloc->bytesFree(), g_alloc->capacity(), g_alloc->largestFree());
+    } else {
+      result = g_region.base + off;
+      if (zero) backendMemset(result, 0, size);
+    }
+  }
+  barrierAll(call);
+  return result;
+}
+
+void free(const char* call, void* ptr) {
+  ops::requireInit(call);
+  std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
+  barrierAll(call);  // nobody may still access the block
+  if (!ptr || !g_alloc) return;
+  std::size_t off = static_cast<std::size_t>(static_cast<char*>(ptr) - g_region.base);
+  if (!g_alloc->free(off)) fatal(call, "%p was not returned by a device allocation (or was already freed)", ptr);
+}
+
+void syncStates(const DeviceHandle& h, int dev) {
+  std::lock_guard<std::mutex> g(g_sync_lock);
+  for (auto f : syncList()) f(&h, dev);
+}
+
+}  // namespace device
+
+char* resolveCold(const char* call, const char* what, const void* addr, std::size_t len, int pe, RemoteAddr* ra) {
+  std::size_t o = reinterpret_cast<uintptr_t>(addr) - reinterpret_cast<uintptr_t>(device::g_region.base);
+  if (device::g_region.base == nullptr || o >= device::g_region.size || len > device::g_region.size - o)
+    errorNotSymmetric(call, what, addr, len);
+  *ra = RemoteAddr{pe, kRegionDevice, o};
+  return nullptr;
+}
+
+void devicePut(const char* call, const RemoteAddr& ra, const void* src, std::size_t n) {
+  device::backendPut(call, ra.pe, ra.offset, src, n);
+}
+void deviceGet(const char* call, const RemoteAddr& ra, void* dst, std::size_t n) {
+  device::backendGet(call, ra.pe, ra.offset, dst, n);
+}
+uint64_t deviceAmo(const char* call, const RemoteAddr& ra, AmoOp op, unsigned size, uint64_t value, uint64_t cond) {
+  return device::backendAmo(call, ra.pe, ra.offset, op, size, value, cond);
+}
+
+}  // namespace gshmem
+
+// Device AmoCode values must be the host AmoOp values (the proxy passes them through).
+static_assert(static_cast<int>(gshmem::AmoOp::Fetch) == 0 && static_cast<int>(gshmem::AmoOp::CompareSwap) == 3 &&
+                  static_cast<int>(gshmem::AmoOp::FetchAdd) == 4 && static_cast<int>(gshmem::AmoOp::Xor) == 13,
+              "AmoOp order is shared with gshmem::AmoCode (device/api.cuh)");
+
+extern "C" {
+
+int gshmemx_device_available(void) { return gshmem::device::g_region.base != nullptr ? 1 : 0; }
+int gshmemx_device_id(void) { return gshmem::device::backendDeviceId(); }
+
+void* gshmemx_malloc_device(size_t size) { return gshmem::device::alloc("gshmemx_malloc_device", size, 256, false); }
+
+void* gshmemx_calloc_device(size_t count, size_t size) {
+  size_t bytes = 0;
+  if (__builtin_mul_overflow(count, size, &bytes))
+    gshmem::fatal("gshmemx_calloc_device", "count %zu times size %zu overflows size_t", count, size);
+  return gshmem::device::alloc("gshmemx_calloc_device", bytes, 256, true);
+}
+
+int gshmemx_device_handle_get(void* out, size_t bytes) {
+  const gshmem::DeviceHandle* h = gshmem::device::backendHandle();
+  if (!h || !out || bytes != sizeof(gshmem::DeviceHandle)) return -1;
+  std::memcpy(out, h, sizeof *h);
+  return 0;
+}
+
+void gshmemx_device_register_state_sync(void (*sync)(const void* handle, int device)) {
+  if (!sync) return;
+  {
+    std::lock_guard<std::mutex> g(gshmem::device::g_sync_lock);
+    gshmem::device::syncList().push_back(sync);
+  }
+  const gshmem::DeviceHandle* h = gshmem::device::backendHandle();
+  if (h) sync(h, gshmem::device::backendDeviceId());
+}
+
+}  // extern "C"

@@ -1,0 +1,165 @@
+// DEVICE (issue 5): the library's kernels: atomics applied for the host and the proxy, and the stream-ordered
+// operations (gshmemx_*_on_stream). Kernels take the DeviceHandle by value (no __constant__ state here).
+#include <cuda_runtime.h>
+
+#include <cstdio>
+
+#include "core/device/device.hpp"
+#include "core/device/device_kernels.hpp"
+#include "gshmem/device/api.cuh"
+#include "shmemx.h"
+
+namespace gshmem::device {
+
+namespace {
+
+__global__ void amoKernel(void* addr, uint32_t op, unsigned size, uint64_t value, uint64_t cond, uint64_t* result) {
+  if (size == 8)
+    *result = dev::detail::atomicOn<unsigned long long>(static_cast<unsigned long long*>(addr), op, value, cond);
+  else
+    *result = dev::detail::atomicOn<unsigned int>(static_cast<unsigned int*>(addr), op, static_cast<unsigned>(value),
+                                                  static_cast<unsigned>(cond));
+}
+
+constexpr int kPutThreads = 512;
+constexpr size_t kKernelCopyMax = size_t(256) << 10;  ///< up to this, mapped puts/gets are SM copies, above the copy engine
+
+__global__ void __launch_bounds__(kPutThreads) putKernel(DeviceHandle h, char* dst, const char* src, size_t n, int pe,
+                                                         int get) {
+  const size_t chunk = (((n + gridDim.x - 1) / gridDim.x) + 15) & ~size_t(15);
+  const size_t off = blockIdx.x * chunk;
+  if (off >= n) return;
+  const size_t len = off + chunk > n ? n - off : chunk;
+  if (get) dev::getmem<kScopeBlock>(h, dst + off, src + off, len, pe, true);
+  else dev::putmem<kScopeBlock>(h, dst + off, src + off, len, pe, true);
+}
+
+__global__ void putSignalKernel(DeviceHandle h, char* dst, const char* src, size_t n, uint64_t* sig, uint64_t value,
+                                int sig_op, int pe) {
+  dev::putmemSignal<kScopeBlock>(h, dst, src, n, sig, value, sig_op, pe, true);
+}
+
+__global__ void signalKernel(DeviceHandle h, uint64_t* sig, uint64_t value, int sig_op, int pe) {
+  dev::signalOp(h, sig, value, sig_op, pe);
+}
+
+__global__ void waitKernel(uint64_t* sig, int cmp, uint64_t value) { dev::signalWaitUntil(sig, cmp, value); }
+
+__global__ void quietKernel(DeviceHandle h) { dev::quiet(h); }
+
+__global__ void barrierKernel(DeviceHandle h, int do_quiet) { dev::barrierAll(h, do_quiet != 0); }
+
+const DeviceHandle& handleFor(const char* call) {
+  const DeviceHandle* h = backendHandle();
+  if (!h) fatal(call, "there is no device symmetric heap (no GPU, or GSHMEM_SYMMETRIC_SIZE_DEVICE=0)");
+  return *h;
+}
+
+void checkDev(const char* call, const char* what, const void* p, size_t n) {
+  size_t o = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(g_region.base);
+  if (!g_region.base || o >= g_region.size || n > g_region.size - o)
+    fatal(call, "%s %p (+%zu bytes) is not in the device symmetric heap; allocate it with gshmemx_malloc_device", what,
+          p, n);
+}
+void checkPe(const char* call, int pe) {
+  if (static_cast<unsigned>(pe) >= static_cast<unsigned>(g_rt.n_pes)) errorBadPe(call, pe, g_rt.n_pes);
+}
+void checkLaunch(const char* call) {
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) fatal(call, "kernel launch failed: %s", cudaGetErrorString(e));
+}
+int gridFor(size_t n) {
+  size_t b = (n + kPutThreads * 64 - 1) / (kPutThreads * 64);  // 64 bytes per thread and block step
+  return static_cast<int>(b < 1 ? 1 : b > 132 ? 132 : b);
+}
+
+void rmaOnStream(const char* call, void* dst, const void* src, size_t n, int pe, cudaStream_t s, bool get) {
+  const DeviceHandle& h = handleFor(call);
+  checkPe(call, pe);
+  checkDev(call, get ? "source" : "dest", get ? src : dst, n);
+  if (n == 0) return;
+  const size_t off = static_cast<const char*>(get ? src : dst) - g_region.base;
+  char* mapped = static_cast<char*>(backendPeerPtr(pe, off));
+  if (mapped && n > kKernelCopyMax) {
+    cudaError_t e = get ? cudaMemcpyAsync(dst, mapped, n, cudaMemcpyDefault, s)
+                        : cudaMemcpyAsync(mapped, src, n, cudaMemcpyDefault, s);
+    if (e != cudaSuccess) fatal(call, "cudaMemcpyAsync of %zu bytes failed: %s", n, cudaGetErrorString(e));
+    return;
+  }
+  putKernel<<<mapped ? gridFor(n) : 1, kPutThreads, 0, s>>>(h, static_cast<char*>(dst),
+                                                             static_cast<const char*>(src), n, pe, get ? 1 : 0);
+  checkLaunch(call);
+}
+
+}  // namespace
+
+cudaError_t launchAmo(void* addr, uint32_t op, unsigned size, uint64_t value, uint64_t cond, uint64_t* result,
+                      cudaStream_t stream) {
+  amoKernel<<<1, 1, 0, stream>>>(addr, op, size, value, cond, result);
+  return cudaGetLastError();
+}
+
+}  // namespace gshmem::device
+
+using namespace gshmem;
+using namespace gshmem::device;
+
+extern "C" {
+
+void gshmemx_putmem_on_stream(void* dest, const void* source, size_t nbytes, int pe, cudaStream_t stream) {
+  rmaOnStream("gshmemx_putmem_on_stream", dest, source, nbytes, pe, stream, false);
+}
+
+void gshmemx_getmem_on_stream(void* dest, const void* source, size_t nbytes, int pe, cudaStream_t stream) {
+  rmaOnStream("gshmemx_getmem_on_stream", dest, source, nbytes, pe, stream, true);
+}
+
+void gshmemx_putmem_signal_on_stream(void* dest, const void* source, size_t nbytes, uint64_t* sig_addr,
+                                     uint64_t signal, int sig_op, int pe, cudaStream_t stream) {
+  const char* call = "gshmemx_putmem_signal_on_stream";
+  const DeviceHandle& h = handleFor(call);
+  checkPe(call, pe);
+  checkDev(call, "dest", dest, nbytes);
+  checkDev(call, "sig_addr", sig_addr, 8);
+  if (sig_op != GSHMEM_SIGNAL_SET && sig_op != GSHMEM_SIGNAL_ADD) fatal(call, "signal operation %d is not SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD", sig_op);
+  const size_t off = static_cast<char*>(dest) - g_region.base;
+  if (nbytes > kKernelCopyMax && backendPeerPtr(pe, off)) {  // copy engine, then the signal in stream order
+    rmaOnStream(call, dest, source, nbytes, pe, stream, false);
+    signalKernel<<<1, 1, 0, stream>>>(h, sig_addr, signal, sig_op, pe);
+  } else {
+    putSignalKernel<<<1, kPutThreads, 0, stream>>>(h, static_cast<char*>(dest), static_cast<const char*>(source),
+                                                   nbytes, sig_addr, signal, sig_op, pe);
+  }
+  checkLaunch(call);
+}
+
+void gshmemx_signal_wait_until_on_stream(uint64_t* sig_addr, int cmp, uint64_t cmp_value, cudaStream_t stream) {
+  const char* call = "gshmemx_signal_wait_until_on_stream";
+  handleFor(call);
+  checkDev(call, "sig_addr", sig_addr, 8);
+  if (cmp < GSHMEM_CMP_EQ || cmp > GSHMEM_CMP_LE) fatal(call, "comparison %d is not one of SHMEM_CMP_EQ/NE/GT/GE/LT/LE", cmp);
+  waitKernel<<<1, 1, 0, stream>>>(sig_addr, cmp, cmp_value);
+  checkLaunch(call);
+}
+
+void gshmemx_quiet_on_stream(cudaStream_t stream) {
+  const char* call = "gshmemx_quiet_on_stream";
+  const DeviceHandle& h = handleFor(call);
+  if (h.ring.slots == nullptr) return;  // P2P work completes in stream order: nothing to wait for
+  quietKernel<<<1, 1, 0, stream>>>(h);
+  checkLaunch(call);
+}
+
+void gshmemx_barrier_all_on_stream(cudaStream_t stream) {
+  const char* call = "gshmemx_barrier_all_on_stream";
+  barrierKernel<<<1, 1, 0, stream>>>(handleFor(call), 1);
+  checkLaunch(call);
+}
+
+void gshmemx_sync_all_on_stream(cudaStream_t stream) {
+  const char* call = "gshmemx_sync_all_on_stream";
+  barrierKernel<<<1, 1, 0, stream>>>(handleFor(call), 0);
+  checkLaunch(call);
+}
+
+}  // extern "C"

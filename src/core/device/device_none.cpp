@@ -1,0 +1,39 @@
+// DEVICE (issue 5): the backend of a build without CUDA: no device heap, and the stream-ordered calls end the job
+// with a message naming the missing piece.
+#include "core/device/device.hpp"
+#include "shmemx.h"
+
+namespace gshmem::device {
+
+void backendInit(const char*) {}
+void backendFinalize() {}
+void backendPut(const char* call, int, std::size_t, const void*, std::size_t) { fatal(call, "this build has no CUDA"); }
+void backendGet(const char* call, int, std::size_t, void*, std::size_t) { fatal(call, "this build has no CUDA"); }
+uint64_t backendAmo(const char* call, int, std::size_t, AmoOp, unsigned, uint64_t, uint64_t) {
+  fatal(call, "this build has no CUDA");
+}
+void backendMemset(void*, int, std::size_t) {}
+void* backendPeerPtr(int, std::size_t) { return nullptr; }
+const DeviceHandle* backendHandle() { return nullptr; }
+int backendDeviceId() { return -1; }
+
+}  // namespace gshmem::device
+
+extern "C" {
+#define GSHMEM_NO_CUDA(name) gshmem::fatal(name, "this build of gshmem has no CUDA support")
+void gshmemx_putmem_on_stream(void*, const void*, size_t, int, struct CUstream_st*) {
+  GSHMEM_NO_CUDA("gshmemx_putmem_on_stream");
+}
+void gshmemx_getmem_on_stream(void*, const void*, size_t, int, struct CUstream_st*) {
+  GSHMEM_NO_CUDA("gshmemx_getmem_on_stream");
+}
+void gshmemx_putmem_signal_on_stream(void*, const void*, size_t, uint64_t*, uint64_t, int, int, struct CUstream_st*) {
+  GSHMEM_NO_CUDA("gshmemx_putmem_signal_on_stream");
+}
+void gshmemx_signal_wait_until_on_stream(uint64_t*, int, uint64_t, struct CUstream_st*) {
+  GSHMEM_NO_CUDA("gshmemx_signal_wait_until_on_stream");
+}
+void gshmemx_quiet_on_stream(struct CUstream_st*) { GSHMEM_NO_CUDA("gshmemx_quiet_on_stream"); }
+void gshmemx_barrier_all_on_stream(struct CUstream_st*) { GSHMEM_NO_CUDA("gshmemx_barrier_all_on_stream"); }
+void gshmemx_sync_all_on_stream(struct CUstream_st*) { GSHMEM_NO_CUDA("gshmemx_sync_all_on_stream"); }
+}

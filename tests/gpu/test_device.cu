@@ -1,0 +1,250 @@
+// DEVICE (issue 5) multi-PE GPU tests: device heap, host RMA/AMO on device memory, device-initiated RMA, atomics,
+// put-with-signal, barriers, stream-ordered calls and the NVSHMEM compatibility names. Each test skips when the
+// PE has no device heap (no GPU). Run with GSHMEM_P2P=1 (CUDA IPC) and GSHMEM_P2P=0 (CPU proxy path).
+#define OMPI_SKIP_MPICXX 1
+#include <mpi.h>
+
+#include <gshmem/nvshmem_compat.h>
+
+#include <vector>
+
+#include "pe_test.hpp"
+
+namespace {
+
+#define CK(x) ASSERT_EQ((x), cudaSuccess) << #x
+
+class Gpu : public gshmem_test::PeTest {
+ protected:
+  void SetUp() override {
+    PeTest::SetUp();
+    if (!gshmemx_device_available()) GTEST_SKIP() << "no device symmetric heap on this PE (no GPU)";
+  }
+};
+
+__global__ void ringPutKernel(int* dst, const int* src, int n, int* errors) {
+  const int me = gshmem_my_pe(), np = gshmem_n_pes();
+  const int right = (me + 1) % np, left = (me + np - 1) % np;
+  gshmemx_int_put_block(dst, src, n, right);
+  if (threadIdx.x == 0) {
+    gshmem_int_p(dst + n, 7000 + me, right);
+    gshmem_quiet();
+    gshmem_barrier_all();
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    if (dst[i] != left * 100000 + i) atomicAdd(errors, 1);
+  if (threadIdx.x == 0) {
+    if (dst[n] != 7000 + left) atomicAdd(errors, 1);
+    if (gshmem_int_g(dst + n, right) != 7000 + me) atomicAdd(errors, 1);  // what I put there
+    int tmp[4];
+    gshmem_int_get(tmp, dst, 4, right);
+    for (int i = 0; i < 4; ++i)
+      if (tmp[i] != me * 100000 + i) atomicAdd(errors, 1);
+  }
+}
+
+__global__ void atomicsKernel(uint64_t* ctr, int* ictr, int* errors) {
+  gshmem_uint64_atomic_fetch_add(ctr, 1, 0);
+  gshmem_int_atomic_add(ictr, 2, 0);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    gshmem_quiet();
+    gshmem_barrier_all();
+    const int np = gshmem_n_pes();
+    if (gshmem_uint64_atomic_fetch(ctr, 0) != uint64_t(np) * blockDim.x) atomicAdd(errors, 1);
+    if (gshmem_int_atomic_fetch(ictr, 0) != 2 * np * int(blockDim.x)) atomicAdd(errors, 1);
+    gshmem_barrier_all();
+    if (gshmem_my_pe() == 0) {
+      uint64_t old = gshmem_uint64_atomic_compare_swap(ctr, uint64_t(np) * blockDim.x, 5, 0);
+      if (old != uint64_t(np) * blockDim.x) atomicAdd(errors, 1);
+      if (gshmem_uint64_atomic_swap(ctr, 9, 0) != 5) atomicAdd(errors, 1);
+      gshmem_uint64_atomic_or(ctr, 16, 0);
+      if (gshmem_uint64_atomic_fetch_and(ctr, 24, 0) != 25) atomicAdd(errors, 1);
+      if (gshmem_uint64_atomic_fetch_xor(ctr, 1, 0) != 24) atomicAdd(errors, 1);
+      if (gshmem_uint64_atomic_fetch_inc(ctr, 0) != 25) atomicAdd(errors, 1);
+      gshmem_long_atomic_set(reinterpret_cast<long*>(ctr), -3, 0);
+      if (gshmem_long_atomic_fetch(reinterpret_cast<long*>(ctr), 0) != -3) atomicAdd(errors, 1);
+    }
+    gshmem_barrier_all();
+  }
+}
+
+__global__ void pingPongKernel(char* buf, uint64_t* sig, int iters, int* errors) {
+  const int me = gshmem_my_pe(), peer = 1 - me;
+  uint64_t v[1];
+  for (int i = 1; i <= iters; ++i) {
+    v[0] = 0x1000ull * i + me;
+    if (me == 0) {
+      gshmem_putmem_signal_nbi(buf, v, 8, sig, i, GSHMEM_SIGNAL_SET, peer);
+      gshmem_signal_wait_until(sig, GSHMEM_CMP_EQ, i);
+    } else {
+      gshmem_signal_wait_until(sig, GSHMEM_CMP_EQ, i);
+      gshmem_putmem_signal_nbi(buf, v, 8, sig, i, GSHMEM_SIGNAL_SET, peer);
+    }
+    if (*reinterpret_cast<volatile uint64_t*>(buf) != 0x1000ull * i + peer) atomicAdd(errors, 1);
+  }
+}
+
+__global__ void compatKernel(float* dst, uint64_t* sig, int* errors) {
+  const int me = nvshmem_my_pe(), np = nvshmem_n_pes();
+  nvshmem_float_p(dst, 1.5f * me, (me + 1) % np);
+  nvshmemx_signal_op(sig, 1, NVSHMEM_SIGNAL_ADD, (me + 1) % np);
+  nvshmem_signal_wait_until(sig, NVSHMEM_CMP_GE, 1);
+  if (*reinterpret_cast<volatile float*>(dst) != 1.5f * ((me + np - 1) % np)) atomicAdd(errors, 1);
+  nvshmem_barrier_all();
+}
+
+int* newErrors() {
+  int* e = nullptr;
+  cudaMallocManaged(&e, sizeof(int));
+  *e = 0;
+  return e;
+}
+
+TEST_F(Gpu, HeapIsSymmetricAndHostRmaWorks) {
+  const int n = 1 << 16;
+  int* buf = static_cast<int*>(gshmemx_malloc_device(n * sizeof(int)));
+  int* buf2 = static_cast<int*>(shmem_malloc_with_hints(4096, GSHMEMX_MALLOC_DEVICE));
+  ASSERT_NE(buf, nullptr);
+  ASSERT_NE(buf2, nullptr);
+  gshmem::DeviceHandle h;
+  ASSERT_EQ(gshmemx_device_handle_get(&h, sizeof h), 0);
+  long off[2] = {long(reinterpret_cast<char*>(buf) - h.heap_base), long(reinterpret_cast<char*>(buf2) - h.heap_base)};
+  std::vector<long> all(2 * npes_);
+  MPI_Allgather(off, 2, MPI_LONG, all.data(), 2, MPI_LONG, MPI_COMM_WORLD);
+  for (int pe = 0; pe < npes_; ++pe) {
+    EXPECT_EQ(all[2 * pe], off[0]);
+    EXPECT_EQ(all[2 * pe + 1], off[1]);
+  }
+  std::vector<int> v(n), back(n);
+  for (int i = 0; i < n; ++i) v[i] = me_ * 1000 + i;
+  shmem_putmem(buf, v.data(), n * sizeof(int), right());
+  shmem_barrier_all();
+  ASSERT_EQ(cudaMemcpy(back.data(), buf, n * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+  int bad = 0;
+  for (int i = 0; i < n; ++i) bad += back[i] != left() * 1000 + i;
+  EXPECT_EQ(bad, 0);
+  shmem_getmem(back.data(), buf, n * sizeof(int), right());
+  bad = 0;
+  for (int i = 0; i < n; ++i) bad += back[i] != me_ * 1000 + i;
+  EXPECT_EQ(bad, 0);
+  shmem_int_p(buf2, 40 + me_, right());
+  shmem_barrier_all();
+  EXPECT_EQ(shmem_int_g(buf2, me_), 40 + left());
+  uint64_t* ctr = reinterpret_cast<uint64_t*>(buf2 + 16);
+  if (me_ == 0) shmem_uint64_atomic_set(ctr, 0, 0);
+  shmem_barrier_all();
+  shmem_uint64_atomic_add(ctr, 3, 0);
+  EXPECT_GE(shmem_uint64_atomic_fetch_add(ctr, 1, 0), 3u);
+  shmem_barrier_all();
+  EXPECT_EQ(shmem_uint64_atomic_fetch(ctr, 0), 4u * npes_);
+  EXPECT_NE(shmem_ptr(buf, me_), nullptr);
+  shmem_free(buf2);
+  shmem_free(buf);
+}
+
+TEST_F(Gpu, DeviceRingPutBlockPGAndBarrier) {
+  const int n = 100000;
+  int* dst = static_cast<int*>(gshmemx_calloc_device(n + 16, sizeof(int)));
+  int* src = static_cast<int*>(gshmemx_malloc_device(n * sizeof(int)));
+  std::vector<int> v(n);
+  for (int i = 0; i < n; ++i) v[i] = me_ * 100000 + i;
+  CK(cudaMemcpy(src, v.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+  int* errors = newErrors();
+  shmem_barrier_all();
+  ringPutKernel<<<1, 512>>>(dst, src, n, errors);
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  EXPECT_EQ(*errors, 0);
+  shmem_barrier_all();
+  shmem_free(src);
+  shmem_free(dst);
+  cudaFree(errors);
+}
+
+TEST_F(Gpu, DeviceAtomics) {
+  uint64_t* ctr = static_cast<uint64_t*>(gshmemx_calloc_device(1, 64));
+  int* ictr = reinterpret_cast<int*>(ctr + 2);
+  int* errors = newErrors();
+  atomicsKernel<<<1, 64>>>(ctr, ictr, errors);
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  EXPECT_EQ(*errors, 0);
+  shmem_free(ctr);
+  cudaFree(errors);
+}
+
+TEST_F(Gpu, PutSignalPingPong) {
+  if (npes_ != 2) GTEST_SKIP() << "needs 2 PEs";
+  char* buf = static_cast<char*>(gshmemx_calloc_device(1, 4096));
+  uint64_t* sig = reinterpret_cast<uint64_t*>(buf + 256);
+  int* errors = newErrors();
+  pingPongKernel<<<1, 1>>>(buf, sig, 200, errors);
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  EXPECT_EQ(*errors, 0);
+  shmem_free(buf);
+  cudaFree(errors);
+}
+
+TEST_F(Gpu, StreamOrderedCalls) {
+  const size_t small = 3000, big = (size_t(3) << 20) + 100;
+  char* dst = static_cast<char*>(gshmemx_calloc_device(1, big + 4096));
+  char* src = static_cast<char*>(gshmemx_malloc_device(big));
+  uint64_t* sig = reinterpret_cast<uint64_t*>(dst + big + 1024);
+  std::vector<char> v(big), back(big);
+  for (size_t i = 0; i < big; ++i) v[i] = char(i * 7 + me_);
+  CK(cudaMemcpy(src, v.data(), big, cudaMemcpyHostToDevice));
+  cudaStream_t s;
+  CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  shmem_barrier_all();
+  gshmemx_putmem_on_stream(dst, src, small, right(), s);
+  gshmemx_putmem_on_stream(dst + small, src + small, big - small, right(), s);
+  gshmemx_barrier_all_on_stream(s);
+  CK(cudaStreamSynchronize(s));
+  CK(cudaMemcpy(back.data(), dst, big, cudaMemcpyDeviceToHost));
+  size_t bad = 0;
+  for (size_t i = 0; i < big; ++i) bad += back[i] != char(i * 7 + left());
+  EXPECT_EQ(bad, 0u);
+  // get back what I put on the right neighbour
+  char* got = nullptr;
+  CK(cudaMalloc(&got, big));
+  gshmemx_getmem_on_stream(got, dst, big, right(), s);
+  gshmemx_quiet_on_stream(s);
+  CK(cudaStreamSynchronize(s));
+  CK(cudaMemcpy(back.data(), got, big, cudaMemcpyDeviceToHost));
+  bad = 0;
+  for (size_t i = 0; i < big; ++i) bad += back[i] != char(i * 7 + me_);
+  EXPECT_EQ(bad, 0u);
+  // signal: everyone sends 4 KiB with a signal to the right and waits for its own
+  gshmemx_barrier_all_on_stream(s);
+  gshmemx_putmem_signal_on_stream(dst, src, 4096, sig, 77, GSHMEM_SIGNAL_SET, right(), s);
+  gshmemx_signal_wait_until_on_stream(sig, GSHMEM_CMP_EQ, 77, s);
+  CK(cudaStreamSynchronize(s));
+  uint64_t sv = 0;
+  CK(cudaMemcpy(&sv, sig, 8, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(sv, 77u);
+  gshmemx_barrier_all_on_stream(s);
+  CK(cudaStreamSynchronize(s));
+  cudaStreamDestroy(s);
+  cudaFree(got);
+  shmem_free(src);
+  shmem_free(dst);
+}
+
+TEST_F(Gpu, NvshmemCompatNames) {
+  float* dst = static_cast<float*>(nvshmem_malloc(4096));
+  uint64_t* sig = reinterpret_cast<uint64_t*>(dst + 64);
+  CK(cudaMemset(dst, 0, 4096));
+  nvshmem_barrier_all();
+  int* errors = newErrors();
+  compatKernel<<<1, 1>>>(dst, sig, errors);
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  EXPECT_EQ(*errors, 0);
+  nvshmem_free(dst);
+  cudaFree(errors);
+}
+
+}  // namespace
