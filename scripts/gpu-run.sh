@@ -20,22 +20,22 @@ nvidia-smi -L 2>&1 | tee -a "$OUT/summary.txt"
 declare -A RC
 for p2p in 1 0; do
   export GSHMEM_P2P=$p2p
-  timeout 180 $MPI "$B/tests/gpu/gpu_device_tests" > "$OUT/tests_p2p$p2p.log" 2>&1
+  timeout 80 $MPI "$B/tests/gpu/gpu_device_tests" > "$OUT/tests_p2p$p2p.log" 2>&1
   RC[tests$p2p]=$?
   echo "gpu tests GSHMEM_P2P=$p2p: rc ${RC[tests$p2p]}; $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/tests_p2p$p2p.log" | tr '\n' ' ')" | tee -a "$OUT/summary.txt"
   grep -E "FAILED|Failure|gshmem: PE|WATCHDOG" "$OUT/tests_p2p$p2p.log" | head -20
 done
 export GSHMEM_P2P=1
-timeout 240 $MPI "$B/benchmarks/gpu/gshmem_gpu_bench" > "$OUT/bench_p2p1.log" 2>&1; echo "bench p2p rc $?" >> "$OUT/summary.txt"
+timeout 120 $MPI "$B/benchmarks/gpu/gshmem_gpu_bench" > "$OUT/bench_p2p1.log" 2>&1; echo "bench p2p rc $?" >> "$OUT/summary.txt"
 export GSHMEM_P2P=0
-timeout 120 $MPI "$B/benchmarks/gpu/gshmem_gpu_bench" --quick > "$OUT/bench_p2p0.log" 2>&1; echo "bench proxy rc $?" >> "$OUT/summary.txt"
+timeout 70 $MPI "$B/benchmarks/gpu/gshmem_gpu_bench" --quick > "$OUT/bench_p2p0.log" 2>&1; echo "bench proxy rc $?" >> "$OUT/summary.txt"
 # NVSHMEM, same measurements
 NV=$(python3 -c "import nvidia.nvshmem as m; print(list(m.__path__)[0])" 2>/dev/null)
 if [ -n "$NV" ]; then
   nvcc -rdc=true -O2 -arch=sm_90 -std=c++17 -I"$NV/include" $(mpicc --showme:compile) benchmarks/gpu/peers/nvshmem_bench.cu \
     -o "$OUT/../nvshmem_bench.bin" -L"$NV/lib" -l:libnvshmem_host.so.3 "$NV/lib/libnvshmem_device.a" $(mpicc --showme:link) -lcuda \
     > "$OUT/nvshmem_build.log" 2>&1 || echo "nvshmem bench build failed" >> "$OUT/summary.txt"
-  LD_LIBRARY_PATH=$NV/lib:$LD_LIBRARY_PATH NVSHMEM_REMOTE_TRANSPORT=none NVSHMEM_SYMMETRIC_SIZE=2G timeout 240 \
+  LD_LIBRARY_PATH=$NV/lib:$LD_LIBRARY_PATH NVSHMEM_REMOTE_TRANSPORT=none NVSHMEM_SYMMETRIC_SIZE=2G timeout 120 \
     mpirun --allow-run-as-root -np 2 --bind-to none -x LD_LIBRARY_PATH -x NVSHMEM_DISABLE_NVLS -x NVSHMEM_REMOTE_TRANSPORT \
     -x NVSHMEM_SYMMETRIC_SIZE "$OUT/../nvshmem_bench.bin" > "$OUT/bench_nvshmem.log" 2>&1
   echo "bench nvshmem rc $?" >> "$OUT/summary.txt"
