@@ -117,25 +117,30 @@ while [ \$# -gt 0 ]; do
 done
 host=\$1; shift
 case "\$host" in
-  h0) ns=$ns0 ;;
+  h0|$(hostname)) ns=$ns0 ;;
   h1) ns=$ns1 ;;
   *) echo "multihost agent: unknown host \$host" >&2; exit 1 ;;
 esac
+# Open MPI's shared-memory BTL names its files after the hostname, which both "hosts" share: give each host its
+# own directory for them (h0 keeps /dev/shm).
+[ "\$ns" = $ns1 ] && export OMPI_MCA_btl_vader_backing_directory=$work/shm-h1
 exec ip netns exec "\$ns" /bin/sh -c "\$*"
 EOF
+mkdir -p "$work/shm-h0" "$work/shm-h1" "$work/shm-$(hostname)"
 chmod +x "$work/agent"
 per=$(( (np + 1) / 2 ))
-printf 'h0 slots=%d\nh1 slots=%d\n' "$per" "$per" > "$work/hosts"
+# Host h0 is named as this machine, so mpirun (started inside h0) launches its ranks itself: only h1 needs an
+# orted through the agent.
+printf '%s slots=%d\nh1 slots=%d\n' "$(hostname)" "$per" "$per" > "$work/hosts"
 
 export UCX_TLS=${UCX_TLS:-tcp,self}
 export UCX_NET_DEVICES=$veth
 for kv in "${envs[@]+"${envs[@]}"}"; do export "${kv?}"; done
 xargs_env=()
 for v in $(env | grep -oE '^(UCX|GSHMEM)_[A-Za-z0-9_]*'); do xargs_env+=(-x "$v"); done
-# No vader: both "hosts" share one hostname and one /dev/shm, so its segment names would collide.
 launcher=("$mpirun" --allow-run-as-root --oversubscribe --bind-to none --mca plm_rsh_agent "$work/agent"
           --mca plm_rsh_no_tree_spawn 1 --hostfile "$work/hosts" --mca oob_tcp_if_include "$veth"
-          --mca btl_tcp_if_include "$veth" --mca btl self,tcp "${xargs_env[@]}")
+          --mca btl_tcp_if_include "$veth" --mca btl self,vader,tcp "${xargs_env[@]}")
 
 if [ -n "$keep_cmd" ]; then
   export MH_MPIRUN_ARGS="${launcher[*]:1}"
