@@ -86,6 +86,9 @@ GSHMEM_REDUCE_BIT_TYPES(GSHMEM_DECL_REDUCE_BIT)
 /* ---- deprecated active-set forms (OpenSHMEM 1.4) */
 /** Barrier over the active set: completes this PE's outstanding puts first (like shmem_barrier_all). */
 void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
+/** The four-argument shmem_sync (reached through the shmem_sync macro of gshmem/c/sync.h): synchronizes the
+ * active set; pSync as for shmem_barrier. Also completes this PE's outstanding puts, which sync allows. */
+void gshmem_sync_active_set(int PE_start, int logPE_stride, int PE_size, long *pSync);
 #define GSHMEM_DECL_SIZED_COLL(BITS)                                                                              \
   void shmem_broadcast##BITS(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,            \
                              int logPE_stride, int PE_size, long *pSync);                                         \

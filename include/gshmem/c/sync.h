@@ -52,6 +52,18 @@ void shmem_sync_all(void);
 /** Collective over `team`. Returns 0. */
 int shmem_team_sync(shmem_team_t team);
 
+/* shmem_sync: OpenSHMEM 1.5 spells the team form shmem_sync(team) (same as shmem_team_sync) and keeps the
+ * deprecated OpenSHMEM 1.4 active-set form shmem_sync(PE_start, logPE_stride, PE_size, pSync)
+ * (gshmem_sync_active_set, declared in gshmem/c/collectives.h). The macro picks one by argument count; any other
+ * count calls gshmem_sync_bad_argument_count, which is not a function: a compile-time error. */
+struct gshmem_sync_takes_1_or_4_arguments;
+extern struct gshmem_sync_takes_1_or_4_arguments gshmem_sync_bad_argument_count;
+#define GSHMEM_SYNC_SELECT_(a1, a2, a3, a4, NAME, ...) NAME
+#define shmem_sync(...)                                                                                      \
+  GSHMEM_SYNC_SELECT_(__VA_ARGS__, gshmem_sync_active_set, gshmem_sync_bad_argument_count,                   \
+                      gshmem_sync_bad_argument_count, shmem_team_sync, gshmem_sync_bad_argument_count)      \
+  (__VA_ARGS__)
+
 #ifdef __cplusplus
 }
 #endif
