@@ -5,17 +5,45 @@
 
 namespace {
 
-/// The internal context behind a public handle; fatal for SHMEM_CTX_INVALID.
-inline const gshmem_ctx* ctxArg(const char* call, shmem_ctx_t ctx) {
-  if (GSHMEM_UNLIKELY(ctx == SHMEM_CTX_INVALID)) gshmem::fatal(call, "the context is SHMEM_CTX_INVALID");
-  return ctx;
-}
+// shmem_ctx_fence/shmem_ctx_quiet on SHMEM_CTX_INVALID perform no operation (OpenSHMEM 1.5): a PE outside a team
+// holds SHMEM_CTX_INVALID for that team's context and may still quiet it, as the specification's team-context
+// example does. RMA and AMO calls on SHMEM_CTX_INVALID stay fatal (api_rma.cpp, api_amo.cpp).
 
 /// The cmp_values array of a _vector form: nullptr would silently select the scalar compare of ops.hpp.
 template <typename T>
 inline const T* vecArg(const char* call, const T* values, size_t nelems) {
   if (GSHMEM_UNLIKELY(values == nullptr && nelems)) gshmem::ops::errorNull(call, "cmp_values");
   return values;
+}
+
+// _any forms: the scan starts after the index this thread returned last and wraps, so a caller that polls without
+// masking returned indices (status == NULL) sees every ready element in turn instead of always the lowest one.
+// Any ready index is a valid answer; only the choice among several changes.
+thread_local std::size_t t_anyCursor = 0;
+
+template <typename T>
+std::size_t fairTestAny(const char* call, T* ivars, std::size_t n, const int* status, int cmp, const T* values,
+                        T value) {
+  gshmem::ops::requireInit(call);
+  if (n == 0) return SIZE_MAX;
+  std::size_t i = t_anyCursor < n ? t_anyCursor : 0;
+  for (std::size_t k = 0; k < n; ++k, i = (i + 1 == n) ? 0 : i + 1) {
+    if (!(status && status[i]) && gshmem::ops::elemReady(call, ivars, i, cmp, values, value)) {
+      t_anyCursor = i + 1;
+      return i;
+    }
+  }
+  return SIZE_MAX;
+}
+
+template <typename T>
+std::size_t fairWaitUntilAny(const char* call, T* ivars, std::size_t n, const int* status, int cmp, const T* values,
+                             T value) {
+  gshmem::ops::compare(call, cmp, static_cast<T>(0), static_cast<T>(0));  // validates cmp before waiting
+  if (gshmem::ops::allMasked(n, status)) return SIZE_MAX;
+  std::size_t idx = SIZE_MAX;
+  gshmem::waitFor([&] { return (idx = fairTestAny(call, ivars, n, status, cmp, values, value)) != SIZE_MAX; });
+  return idx;
 }
 
 }  // namespace
@@ -40,15 +68,15 @@ extern "C" {
   GSHMEM_API1(void, N##_wait_until_all, (T * ivars, size_t nelems, const int* status, int cmp, T cmp_value),           \
               waitUntilAll<T>(call_, ivars, nelems, status, cmp, nullptr, cmp_value))                                  \
   GSHMEM_API1(size_t, N##_wait_until_any, (T * ivars, size_t nelems, const int* status, int cmp, T cmp_value),         \
-              waitUntilAny<T>(call_, ivars, nelems, status, cmp, nullptr, cmp_value))                                  \
+              fairWaitUntilAny<T>(call_, ivars, nelems, status, cmp, nullptr, cmp_value))                              \
   GSHMEM_API1(size_t, N##_wait_until_some,                                                                             \
               (T * ivars, size_t nelems, size_t * indices, const int* status, int cmp, T cmp_value),                   \
               waitUntilSome<T>(call_, ivars, nelems, indices, status, cmp, nullptr, cmp_value))                        \
   GSHMEM_API1(void, N##_wait_until_all_vector, (T * ivars, size_t nelems, const int* status, int cmp, T* cmp_values),  \
               waitUntilAll<T>(call_, ivars, nelems, status, cmp, vecArg(call_, cmp_values, nelems), GSHMEM_ZERO(T)))   \
-  GSHMEM_API1(size_t, N##_wait_until_any_vector,                                                                       \
-              (T * ivars, size_t nelems, const int* status, int cmp, T* cmp_values),                                   \
-              waitUntilAny<T>(call_, ivars, nelems, status, cmp, vecArg(call_, cmp_values, nelems), GSHMEM_ZERO(T)))   \
+  GSHMEM_API1(                                                                                                         \
+      size_t, N##_wait_until_any_vector, (T * ivars, size_t nelems, const int* status, int cmp, T* cmp_values),        \
+      fairWaitUntilAny<T>(call_, ivars, nelems, status, cmp, vecArg(call_, cmp_values, nelems), GSHMEM_ZERO(T)))       \
   GSHMEM_API1(                                                                                                         \
       size_t, N##_wait_until_some_vector,                                                                              \
       (T * ivars, size_t nelems, size_t * indices, const int* status, int cmp, T* cmp_values),                         \
@@ -56,14 +84,14 @@ extern "C" {
   GSHMEM_API1(int, N##_test_all, (T * ivars, size_t nelems, const int* status, int cmp, T cmp_value),                  \
               testAll<T>(call_, ivars, nelems, status, cmp, nullptr, cmp_value))                                       \
   GSHMEM_API1(size_t, N##_test_any, (T * ivars, size_t nelems, const int* status, int cmp, T cmp_value),               \
-              testAny<T>(call_, ivars, nelems, status, cmp, nullptr, cmp_value))                                       \
+              fairTestAny<T>(call_, ivars, nelems, status, cmp, nullptr, cmp_value))                                   \
   GSHMEM_API1(size_t, N##_test_some,                                                                                   \
               (T * ivars, size_t nelems, size_t * indices, const int* status, int cmp, T cmp_value),                   \
               testSome<T>(call_, ivars, nelems, indices, status, cmp, nullptr, cmp_value))                             \
   GSHMEM_API1(int, N##_test_all_vector, (T * ivars, size_t nelems, const int* status, int cmp, T* cmp_values),         \
               testAll<T>(call_, ivars, nelems, status, cmp, vecArg(call_, cmp_values, nelems), GSHMEM_ZERO(T)))        \
   GSHMEM_API1(size_t, N##_test_any_vector, (T * ivars, size_t nelems, const int* status, int cmp, T* cmp_values),      \
-              testAny<T>(call_, ivars, nelems, status, cmp, vecArg(call_, cmp_values, nelems), GSHMEM_ZERO(T)))        \
+              fairTestAny<T>(call_, ivars, nelems, status, cmp, vecArg(call_, cmp_values, nelems), GSHMEM_ZERO(T)))    \
   GSHMEM_API1(                                                                                                         \
       size_t, N##_test_some_vector,                                                                                    \
       (T * ivars, size_t nelems, size_t * indices, const int* status, int cmp, T* cmp_values),                         \
@@ -78,9 +106,13 @@ uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value
 
 // ---- ordering and completion
 void shmem_fence(void) { fence(SHMEM_CTX_DEFAULT); }
-void shmem_ctx_fence(shmem_ctx_t ctx) { fence(ctxArg("shmem_ctx_fence", ctx)); }
+void shmem_ctx_fence(shmem_ctx_t ctx) {
+  if (ctx != SHMEM_CTX_INVALID) fence(ctx);
+}
 void shmem_quiet(void) { quiet(SHMEM_CTX_DEFAULT); }
-void shmem_ctx_quiet(shmem_ctx_t ctx) { quiet(ctxArg("shmem_ctx_quiet", ctx)); }
+void shmem_ctx_quiet(shmem_ctx_t ctx) {
+  if (ctx != SHMEM_CTX_INVALID) quiet(ctx);
+}
 
 // ---- barriers
 void shmem_barrier_all(void) { gshmem::barrierAll("shmem_barrier_all"); }
