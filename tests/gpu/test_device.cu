@@ -192,7 +192,7 @@ TEST_F(Gpu, StreamOrderedCalls) {
   const size_t small = 3000, big = (size_t(3) << 20) + 100;
   char* dst = static_cast<char*>(gshmemx_calloc_device(1, big + 4096));
   char* src = static_cast<char*>(gshmemx_malloc_device(big));
-  uint64_t* sig = reinterpret_cast<uint64_t*>(dst + big + 1024);
+  uint64_t* sig = reinterpret_cast<uint64_t*>(dst + ((big + 1024) & ~size_t(7)));
   std::vector<char> v(big), back(big);
   for (size_t i = 0; i < big; ++i) v[i] = char(i * 7 + me_);
   CK(cudaMemcpy(src, v.data(), big, cudaMemcpyHostToDevice));

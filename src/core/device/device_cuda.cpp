@@ -338,6 +338,9 @@ void backendInit(const char* call) {
   DEV_CHECK(call, cudaMemset(g.base + g.user, 0, sync_bytes));
   DEV_CHECK(call, cudaStreamCreateWithFlags(&g.stream, cudaStreamNonBlocking));
   DEV_CHECK(call, cudaHostAlloc(&g.pinned_result, 64, cudaHostAllocPortable));
+  // Load the library's kernels now: with CUDA lazy loading, a first launch by the proxy while a user kernel spins
+  // on a proxied operation would wait for that kernel, which waits for the proxy (deadlock).
+  DEV_CHECK(call, loadKernels());
 
   IpcCard mine{};
   DEV_CHECK(call, cudaIpcGetMemHandle(&mine.handle, g.base));
@@ -387,6 +390,7 @@ void backendInit(const char* call) {
   h.heap_base = g.base;
   h.heap_size = g.user;
   h.peer_base = g.d_peer;
+  for (int pe = 0; pe < n && pe < kInlinePeers; ++pe) h.peer_base_inline[pe] = g.peer[pe];
   h.sync = reinterpret_cast<DeviceSync*>(g.base + g.user);
   h.sync_offset = g.user;
   g.have_handle = true;

@@ -22,7 +22,7 @@ __global__ void amoKernel(void* addr, uint32_t op, unsigned size, uint64_t value
 }
 
 constexpr int kPutThreads = 512;
-constexpr size_t kKernelCopyMax = size_t(256) << 10;  ///< up to this, mapped puts/gets are SM copies, above the copy engine
+constexpr size_t kKernelCopyMax = 0;  ///< mapped puts/gets up to this are SM copies, above it the copy engine (measured: the copy engine wins at 8 B too)
 
 __global__ void __launch_bounds__(kPutThreads) putKernel(DeviceHandle h, char* dst, const char* src, size_t n, int pe,
                                                          int get) {
@@ -61,6 +61,10 @@ void checkDev(const char* call, const char* what, const void* p, size_t n) {
     fatal(call, "%s %p (+%zu bytes) is not in the device symmetric heap; allocate it with gshmemx_malloc_device", what,
           p, n);
 }
+void checkSig(const char* call, const uint64_t* sig) {
+  checkDev(call, "sig_addr", sig, 8);
+  if (reinterpret_cast<uintptr_t>(sig) % 8) fatal(call, "sig_addr %p is not 8-byte aligned", static_cast<const void*>(sig));
+}
 void checkPe(const char* call, int pe) {
   if (static_cast<unsigned>(pe) >= static_cast<unsigned>(g_rt.n_pes)) errorBadPe(call, pe, g_rt.n_pes);
 }
@@ -93,6 +97,19 @@ void rmaOnStream(const char* call, void* dst, const void* src, size_t n, int pe,
 
 }  // namespace
 
+cudaError_t loadKernels() {
+  cudaFuncAttributes a;
+  const void* fns[] = {reinterpret_cast<const void*>(amoKernel), reinterpret_cast<const void*>(putKernel),
+                       reinterpret_cast<const void*>(putSignalKernel), reinterpret_cast<const void*>(signalKernel),
+                       reinterpret_cast<const void*>(waitKernel), reinterpret_cast<const void*>(quietKernel),
+                       reinterpret_cast<const void*>(barrierKernel)};
+  for (const void* f : fns) {
+    cudaError_t e = cudaFuncGetAttributes(&a, f);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
 cudaError_t launchAmo(void* addr, uint32_t op, unsigned size, uint64_t value, uint64_t cond, uint64_t* result,
                       cudaStream_t stream) {
   amoKernel<<<1, 1, 0, stream>>>(addr, op, size, value, cond, result);
@@ -120,7 +137,7 @@ void gshmemx_putmem_signal_on_stream(void* dest, const void* source, size_t nbyt
   const DeviceHandle& h = handleFor(call);
   checkPe(call, pe);
   checkDev(call, "dest", dest, nbytes);
-  checkDev(call, "sig_addr", sig_addr, 8);
+  checkSig(call, sig_addr);
   if (sig_op != GSHMEM_SIGNAL_SET && sig_op != GSHMEM_SIGNAL_ADD) fatal(call, "signal operation %d is not SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD", sig_op);
   const size_t off = static_cast<char*>(dest) - g_region.base;
   if (nbytes > kKernelCopyMax && backendPeerPtr(pe, off)) {  // copy engine, then the signal in stream order
@@ -136,7 +153,7 @@ void gshmemx_putmem_signal_on_stream(void* dest, const void* source, size_t nbyt
 void gshmemx_signal_wait_until_on_stream(uint64_t* sig_addr, int cmp, uint64_t cmp_value, cudaStream_t stream) {
   const char* call = "gshmemx_signal_wait_until_on_stream";
   handleFor(call);
-  checkDev(call, "sig_addr", sig_addr, 8);
+  checkSig(call, sig_addr);
   if (cmp < GSHMEM_CMP_EQ || cmp > GSHMEM_CMP_LE) fatal(call, "comparison %d is not one of SHMEM_CMP_EQ/NE/GT/GE/LT/LE", cmp);
   waitKernel<<<1, 1, 0, stream>>>(sig_addr, cmp, cmp_value);
   checkLaunch(call);

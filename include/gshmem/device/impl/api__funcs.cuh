@@ -73,7 +73,7 @@ GSHMEM_DEVICE_INLINE bool compare(int cmp, T a, T b) {
 // ------------------------------------------------------------------------------------------ translation
 template <typename T>
 GSHMEM_DEVICE_INLINE T* peerPtr(const DeviceHandle& h, const T* addr, int pe) {
-  char* b = h.peer_base[pe];
+  char* b = pe < kInlinePeers ? h.peer_base_inline[pe] : h.peer_base[pe];
   if (b == nullptr) return nullptr;
   return reinterpret_cast<T*>(b + (reinterpret_cast<const char*>(addr) - h.heap_base));
 }
@@ -93,13 +93,14 @@ GSHMEM_DEVICE_INLINE void copy(void* dst_, const void* src_, size_t n) {
     const size_t nv = n >> 4;
     const int4* s = reinterpret_cast<const int4*>(src);
     int4* d = reinterpret_cast<int4*>(dst);
+    constexpr int U = S == kScopeBlock ? 8 : 4;  // 16-byte loads in flight per thread before the first store
     size_t i = t;
-    for (; i + 3 * nt < nv; i += 4 * nt) {
-      int4 a = s[i], b = s[i + nt], c = s[i + 2 * nt], e = s[i + 3 * nt];
-      d[i] = a;
-      d[i + nt] = b;
-      d[i + 2 * nt] = c;
-      d[i + 3 * nt] = e;
+    for (; i + (U - 1) * nt < nv; i += U * nt) {
+      int4 r[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) r[u] = s[i + u * nt];
+#pragma unroll
+      for (int u = 0; u < U; ++u) d[i + u * nt] = r[u];
     }
     for (; i < nv; i += nt) d[i] = s[i];
     done = nv << 4;
@@ -181,6 +182,17 @@ GSHMEM_DEVICE_INLINE void putmem(const DeviceHandle& h, void* dst, const void* s
     const uint64_t off = detail::offsetOf(h, dst);
     const char* s = static_cast<const char*>(src);
     unsigned long long t = 0;
+    if (!__isGlobal(src)) {  // local/shared source: the proxy cannot copy from it; send the bytes inline
+      for (size_t done = 0; done < n; done += 8) {
+        const size_t c = n - done < 8 ? n - done : 8;
+        uint64_t v = 0;
+        memcpy(&v, s + done, c);
+        t = detail::proxyPost(h.ring, kProxyPutV, pe, static_cast<uint32_t>(c), off + done, v, 0);
+      }
+      if (!nbi && n) detail::proxyWait(h.ring, t);
+      detail::groupSync<S>();
+      return;
+    }
     for (size_t done = 0; done < n;) {  // aux carries 32 bits of length
       size_t c = n - done < (size_t(1) << 30) ? n - done : (size_t(1) << 30);
       t = detail::proxyPost(h.ring, kProxyPut, pe, static_cast<uint32_t>(c), off + done,
@@ -205,6 +217,16 @@ GSHMEM_DEVICE_INLINE void getmem(const DeviceHandle& h, void* dst, const void* s
     const uint64_t off = detail::offsetOf(h, src);
     char* d = static_cast<char*>(dst);
     unsigned long long t = 0;
+    if (!__isGlobal(dst)) {  // local/shared destination: fetch through the result words, 8 bytes at a time
+      for (size_t done = 0; done < n; done += 8) {
+        const size_t c = n - done < 8 ? n - done : 8;
+        t = detail::proxyPost(h.ring, kProxyGetV, pe, static_cast<uint32_t>(c), off + done, 0, 0);
+        const uint64_t v = detail::proxyResult(h.ring, t);
+        memcpy(d + done, &v, c);
+      }
+      detail::groupSync<S>();
+      return;
+    }
     for (size_t done = 0; done < n;) {
       size_t c = n - done < (size_t(1) << 30) ? n - done : (size_t(1) << 30);
       t = detail::proxyPost(h.ring, kProxyGet, pe, static_cast<uint32_t>(c), off + done,
@@ -318,11 +340,9 @@ GSHMEM_DEVICE_INLINE void putmemSignal(const DeviceHandle& h, void* dst, const v
 /// Wait until the local signal compares true; ends with a system-scope acquire. Returns the signal's value.
 GSHMEM_DEVICE_INLINE uint64_t signalWaitUntil(uint64_t* sig, int cmp, uint64_t value) {
   const unsigned long long* q = reinterpret_cast<const unsigned long long*>(sig);
-  for (;;) {
-    if (detail::compare<uint64_t>(cmp, detail::ldRelaxedSys(q), value)) {
-      uint64_t v = detail::ldAcquireSys(q);
-      if (detail::compare<uint64_t>(cmp, v, value)) return v;
-    }
+  for (;;) {  // each poll is an acquire: the satisfying load needs no second round trip
+    uint64_t v = detail::ldAcquireSys(q);
+    if (detail::compare<uint64_t>(cmp, v, value)) return v;
   }
 }
 

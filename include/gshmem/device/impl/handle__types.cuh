@@ -47,6 +47,8 @@ struct DeviceSync {
   unsigned long long flags[1];       ///< [n_pes]: epoch announced by each PE
 };
 
+constexpr int kInlinePeers = 8;  ///< peer bases also held in the handle itself (constant/param space) for PE < 8
+
 /// Everything a kernel needs, by value (STYLE.md rule 5): obtained on the host with gshmemx_device_handle_get()
 /// or gshmem::deviceHandle(); also kept in a per-translation-unit __constant__ copy for the free functions.
 struct DeviceHandle {
@@ -55,6 +57,7 @@ struct DeviceHandle {
   char* heap_base = nullptr;          ///< this PE's device heap (device address)
   uint64_t heap_size = 0;             ///< user bytes of the heap (the DeviceSync area follows)
   char* const* peer_base = nullptr;   ///< device array [n_pes]: each PE's heap as mapped here, nullptr = proxy
+  char* peer_base_inline[kInlinePeers] = {};  ///< peer_base[0..7] again: no global-memory load on the fast path
   DeviceSync* sync = nullptr;         ///< this PE's DeviceSync (device address)
   uint64_t sync_offset = 0;           ///< offset of DeviceSync in every heap
   ProxyRing ring;                     ///< ring.slots == nullptr when no peer needs the proxy
