@@ -1,0 +1,133 @@
+#include "core/select/protocol.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace gshmem {
+
+namespace {
+
+// Default models. They are conservative figures, each with its origin (measured peers in
+// /work/shared/ANCHORS.md, or the topology model's per-class bandwidths); a calibrated profile replaces them.
+// Defaults are direction-independent: reads of peer GPU memory are often slower than writes, and only
+// calibration can say by how much on a given machine.
+
+constexpr double kPinnedPcieGBps = 55;  // pinned host <-> GPU, 256 MiB, H200 PCIe Gen5 (ANCHORS.md)
+
+/// Bandwidth of a GPU-GPU class; Self (two PEs on one GPU) is a device-local copy, bounded here conservatively.
+double gpuClassGBps(PathType cls) { return cls == PathType::Self ? 500.0 : pathDefaultBandwidth(cls); }
+
+bool shmReaches(const PeerPath& p, MemPair m) { return p.sameNode && m == MemPair::HostHost; }
+LinkModel shmDefaults(PathType, MemPair, Direction, const char** origin) {
+  *origin = "CPU put+quiet 8 B 0.03 us, 1 MiB memcpy-bound ~25 GB/s (ANCHORS.md), rounded down";
+  return LinkModel{0.05, 20};
+}
+
+bool ucxReaches(const PeerPath&, MemPair m) { return m == MemPair::HostHost; }
+LinkModel ucxDefaults(PathType cls, MemPair, Direction, const char** origin) {
+  if (cls == PathType::Net) {
+    *origin = "UCX put latency floor 6.5 us over TCP (ANCHORS.md); NET class 12 GB/s (topology.hpp)";
+    return LinkModel{7.0, pathDefaultBandwidth(PathType::Net)};
+  }
+  *origin = "UCX put over shared memory 0.17 us (ANCHORS.md); memcpy-bound 20 GB/s";
+  return LinkModel{0.2, 20};
+}
+
+bool p2pCeReaches(const PeerPath& p, MemPair m) { return p.sameNode && p.p2p && m != MemPair::HostHost; }
+LinkModel p2pCeDefaults(PathType cls, MemPair m, Direction, const char** origin) {
+  double bw = cls == PathType::NvLink ? 395.0 : gpuClassGBps(cls);
+  if (m != MemPair::DevDev) bw = std::min(bw, kPinnedPcieGBps);
+  if (m != MemPair::DevDev)
+    *origin = "host put on stream 3.7 us; host side bounded by pinned PCIe 55 GB/s (ANCHORS.md)";
+  else if (cls == PathType::NvLink)
+    *origin = "cudaMemcpyPeer 395 GB/s, host put on stream 8 B 3.7 us (ANCHORS.md)";
+  else
+    *origin = "host put on stream 3.7 us (ANCHORS.md); class bandwidth (topology.hpp)";
+  return LinkModel{3.7, bw};
+}
+
+bool p2pSmReaches(const PeerPath& p, MemPair m) { return p.sameNode && p.p2p && m == MemPair::DevDev; }
+LinkModel p2pSmDefaults(PathType cls, MemPair, Direction, const char** origin) {
+  double bw = cls == PathType::NvLink ? 369.0 : gpuClassGBps(cls) * 0.9;
+  *origin = cls == PathType::NvLink ? "SM stores 369 GB/s, device put_signal 8 B 2.27 us (ANCHORS.md)"
+                                    : "device put 2.27 us (ANCHORS.md); 0.9 x class bandwidth (topology.hpp)";
+  return LinkModel{2.3, bw};
+}
+
+bool stagedReaches(const PeerPath&, MemPair m) { return m != MemPair::HostHost; }
+LinkModel stagedDefaults(PathType cls, MemPair, Direction, const char** origin) {
+  *origin = cls == PathType::Net ? "two PCIe copies + proxy ~15 us; NET class 12 GB/s (topology.hpp)"
+                                 : "two PCIe copies + proxy 2.6 us ~15 us; pipeline 48 GB/s of pinned 55 (issue 6)";
+  return LinkModel{15.0, cls == PathType::Net ? pathDefaultBandwidth(PathType::Net) : 48.0};
+}
+
+const ProtocolDesc kProtocols[kNumProtocols] = {
+    {ProtocolId::Shm, "shm", "load/store (memcpy) into the peer's memory mapped on this node", shmReaches, shmDefaults},
+    {ProtocolId::Ucx, "ucx", "UCX RMA (another node, or GSHMEM_TRANSPORTS=ucx)", ucxReaches, ucxDefaults},
+    {ProtocolId::P2pCe, "p2p_ce", "copy engine (cudaMemcpyAsync) on the peer's IPC-mapped device memory", p2pCeReaches,
+     p2pCeDefaults},
+    {ProtocolId::P2pSm, "p2p_sm", "SM stores by a kernel into the peer's IPC-mapped device memory", p2pSmReaches,
+     p2pSmDefaults},
+    {ProtocolId::Staged, "staged", "pipeline through pinned host buffers: D2H, host transport, H2D", stagedReaches,
+     stagedDefaults},
+};
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+const ProtocolDesc* protocolTable() { return kProtocols; }
+
+ProtocolId protocolByName(const std::string& name) {
+  for (const ProtocolDesc& d : kProtocols)
+    if (name == d.name) return d.id;
+  return ProtocolId::None;
+}
+
+std::string protocolNames() {
+  std::string s;
+  for (const ProtocolDesc& d : kProtocols) s += (s.empty() ? "" : ", ") + std::string(d.name);
+  return s;
+}
+
+const char* directionName(Direction d) { return d == Direction::Put ? "put" : "get"; }
+
+const char* memPairName(MemPair m) {
+  static const char* names[kNumMemPairs] = {"hh", "hd", "dh", "dd"};
+  return names[static_cast<int>(m)];
+}
+
+bool directionParse(const std::string& s, Direction* out) {
+  if (s == "put") return *out = Direction::Put, true;
+  if (s == "get") return *out = Direction::Get, true;
+  return false;
+}
+
+bool memPairParse(const std::string& s, MemPair* out) {
+  for (int i = 0; i < kNumMemPairs; ++i)
+    if (s == memPairName(static_cast<MemPair>(i))) return *out = static_cast<MemPair>(i), true;
+  return false;
+}
+
+bool pathTypeParse(const std::string& s, PathType* out) {
+  for (int i = 0; i <= static_cast<int>(PathType::Net); ++i)
+    if (lower(s) == lower(pathName(static_cast<PathType>(i)))) return *out = static_cast<PathType>(i), true;
+  return false;
+}
+
+const char* sourceName(Source s) {
+  switch (s) {
+    case Source::Default:
+      return "default";
+    case Source::Profile:
+      return "profile";
+    case Source::Override:
+      return "override";
+  }
+  return "?";
+}
+
+}  // namespace gshmem

@@ -1,0 +1,92 @@
+// Protocol descriptors for path selection, in the spirit of UCX's ucp_proto_t: a name, what it can reach, and
+// a default cost model per path class. Descriptors live in one explicit array (protocolTable()); a new
+// protocol is a new row there (and a measurement entry in tools/calibrate).
+#pragma once
+
+#include <string>
+
+#include "base/topology/topology.hpp"
+#include "core/select/cost_model.hpp"
+
+namespace gshmem {
+
+/// Direction of a one-sided transfer, seen from the initiating PE.
+enum class Direction : int { Put = 0, Get = 1 };
+inline constexpr int kNumDirections = 2;
+
+/// Memory kinds of a transfer: <local buffer><remote buffer>. HostDev: local host memory, the peer's device
+/// memory (a put from host to a remote GPU, or a get from a remote GPU into host memory).
+enum class MemPair : int { HostHost = 0, HostDev = 1, DevHost = 2, DevDev = 3 };
+inline constexpr int kNumMemPairs = 4;
+
+/// How this PE reaches one peer, as decided at init from the topology.
+/// For host memory only sameNode matters; for device memory, path is the GPU-GPU class (topology.hpp).
+struct PeerPath {
+  PathType path = PathType::Node;  ///< GPU-GPU class; Net for another node; Node for host-only peers on the node
+  bool sameNode = true;
+  bool p2p = false;  ///< the peer's device memory can be mapped here (CUDA IPC / P2P)
+
+  bool operator==(const PeerPath& o) const { return path == o.path && sameNode == o.sameNode && p2p == o.p2p; }
+};
+
+/// The PeerPath of a peer when only host memory exists (today's build): Node on the node, Net elsewhere.
+inline PeerPath peerPathHost(bool sameNode) {
+  return PeerPath{sameNode ? PathType::Node : PathType::Net, sameNode, false};
+}
+
+/// The path class a model is keyed by: host-to-host transfers never cross GPU links, so their class is the host
+/// path (Node on the node, Net off it); every other pair uses the peer's GPU class.
+inline PathType modelClass(const PeerPath& p, MemPair m) {
+  if (m == MemPair::HostHost) return p.sameNode ? PathType::Node : PathType::Net;
+  return p.path;
+}
+
+enum class ProtocolId : int { Shm = 0, Ucx, P2pCe, P2pSm, Staged, Count, None = -1 };
+inline constexpr int kNumProtocols = static_cast<int>(ProtocolId::Count);
+
+/// One protocol. Functions are pure (no state, no I/O); safe from any thread.
+struct ProtocolDesc {
+  ProtocolId id;
+  const char* name;  ///< as written in GSHMEM_PATH, GSHMEM_TUNE and profiles: "shm", "ucx", "p2p_ce", ...
+  const char* what;  ///< one line for documentation and GSHMEM_INFO
+  /// Whether the protocol can move memory of kinds @p m to or from a peer reached through @p p (it must also be
+  /// available in this run; see SelectorConfig::available).
+  bool (*reaches)(const PeerPath& p, MemPair m);
+  /// Conservative default model for class @p cls (modelClass()), memory pair and direction. @p origin gets a
+  /// short text saying where the numbers come from.
+  LinkModel (*defaults)(PathType cls, MemPair m, Direction d, const char** origin);
+};
+
+/// Every protocol, indexed by ProtocolId.
+const ProtocolDesc* protocolTable();
+inline const ProtocolDesc& protocolDesc(ProtocolId id) { return protocolTable()[static_cast<int>(id)]; }
+inline const char* protocolName(ProtocolId id) { return id == ProtocolId::None ? "none" : protocolDesc(id).name; }
+/// @return ProtocolId::None when @p name is not a protocol.
+ProtocolId protocolByName(const std::string& name);
+/// "shm, ucx, p2p_ce, p2p_sm, staged", for error messages.
+std::string protocolNames();
+
+const char* directionName(Direction d);  ///< "put" / "get"
+const char* memPairName(MemPair m);      ///< "hh", "hd", "dh", "dd"
+/// Parse "put"/"get" and "hh"/"hd"/"dh"/"dd". @return false when unknown.
+bool directionParse(const std::string& s, Direction* out);
+bool memPairParse(const std::string& s, MemPair* out);
+/// Parse a path class name as pathName() writes it ("NVL", "NODE", ...; case-insensitive).
+bool pathTypeParse(const std::string& s, PathType* out);
+
+/// Where a number used by the selector came from.
+enum class Source : int { Default = 0, Profile = 1, Override = 2 };
+const char* sourceName(Source s);  ///< "default", "profile", "override"
+
+/// A protocol bound to one model class and memory pair: its cost model per direction and where it came from.
+struct BoundProtocol {
+  ProtocolId id = ProtocolId::None;
+  PiecewiseModel model[kNumDirections];
+  Source source[kNumDirections] = {Source::Default, Source::Default};
+  const char* origin[kNumDirections] = {"", ""};  ///< the default's provenance, or "profile"
+
+  /// Predicted time in µs of moving @p bytes in direction @p d.
+  double estimate(uint64_t bytes, Direction d) const { return model[static_cast<int>(d)].predictUs(bytes); }
+};
+
+}  // namespace gshmem
