@@ -117,30 +117,26 @@ while [ \$# -gt 0 ]; do
 done
 host=\$1; shift
 case "\$host" in
-  h0|$(hostname)) ns=$ns0 ;;
+  h0) ns=$ns0 ;;
   h1) ns=$ns1 ;;
   *) echo "multihost agent: unknown host \$host" >&2; exit 1 ;;
 esac
-# Open MPI's shared-memory BTL names its files after the hostname, which both "hosts" share: give each host its
-# own directory for them (h0 keeps /dev/shm).
-[ "\$ns" = $ns1 ] && export OMPI_MCA_btl_vader_backing_directory=$work/shm-h1
 exec ip netns exec "\$ns" /bin/sh -c "\$*"
 EOF
-mkdir -p "$work/shm-h0" "$work/shm-h1" "$work/shm-$(hostname)"
 chmod +x "$work/agent"
 per=$(( (np + 1) / 2 ))
-# Host h0 is named as this machine, so mpirun (started inside h0) launches its ranks itself: only h1 needs an
-# orted through the agent.
-printf '%s slots=%d\nh1 slots=%d\n' "$(hostname)" "$per" "$per" > "$work/hosts"
+printf 'h0 slots=%d\nh1 slots=%d\n' "$per" "$per" > "$work/hosts"
 
 export UCX_TLS=${UCX_TLS:-tcp,self}
 export UCX_NET_DEVICES=$veth
 for kv in "${envs[@]+"${envs[@]}"}"; do export "${kv?}"; done
 xargs_env=()
 for v in $(env | grep -oE '^(UCX|GSHMEM)_[A-Za-z0-9_]*'); do xargs_env+=(-x "$v"); done
+# The MPI bootstrap uses TCP only: Open MPI's shared-memory BTL names its files and session directories after the
+# hostname, which both "hosts" share, and crashes when the two collide. (gshmem's own on-node path is memfd-based.)
 launcher=("$mpirun" --allow-run-as-root --oversubscribe --bind-to none --mca plm_rsh_agent "$work/agent"
           --mca plm_rsh_no_tree_spawn 1 --hostfile "$work/hosts" --mca oob_tcp_if_include "$veth"
-          --mca btl_tcp_if_include "$veth" --mca btl self,vader,tcp "${xargs_env[@]}")
+          --mca btl_tcp_if_include "$veth" --mca btl self,tcp "${xargs_env[@]}")
 
 if [ -n "$keep_cmd" ]; then
   export MH_MPIRUN_ARGS="${launcher[*]:1}"
@@ -157,9 +153,21 @@ exec "\$@" 2> >(exec tee "$work/stderr.pe\${OMPI_COMM_WORLD_RANK:-x}" >&2)
 EOF
 chmod +x "$work/pe"
 shm_before=$(ls /dev/shm 2> /dev/null | grep -i gshmem | sort)
-start=$(date +%s.%N)
-ip netns exec "$ns0" timeout -k 5 "$timeout_s" "${launcher[@]}" -np "$np" "$work/pe" "$@" > "$work/job" 2>&1 &
-job=$!
+launch() {
+  rm -f "$work"/stderr.pe*
+  start=$(date +%s.%N)
+  ip netns exec "$ns0" timeout -k 5 "$timeout_s" "${launcher[@]}" -np "$np" "$work/pe" "$@" > "$work/job" 2>&1 &
+  job=$!
+}
+kill_all() {
+  local ns pids
+  for ns in "$ns0" "$ns1"; do
+    pids=$(ip netns pids "$ns" 2> /dev/null)
+    [ -n "$pids" ] && kill -9 $pids 2> /dev/null
+  done
+}
+launch "$@"
+attempt=1
 
 fault_at=""
 collect() {  # the job's output, then what each PE wrote to stderr that the launcher did not forward
@@ -178,6 +186,16 @@ matched_all() {
 # Watch the job: inject the link fault at the marker; after a fault, stop as soon as every --expect line is there.
 while kill -0 "$job" 2> /dev/null; do
   collect > "$work/out"
+  # Open MPI 4.1 now and then never starts the daemon on one namespace (no PE runs after 30 s): launch again, once.
+  if [ "$attempt" = 1 ] && ! ls "$work"/stderr.pe* > /dev/null 2>&1 &&
+     [ "$(echo "$(date +%s.%N) - $start > 30" | bc)" = 1 ]; then
+    echo "run_multihost: no PE started within 30 s (launcher stuck): launching again"
+    kill_all
+    wait "$job" 2> /dev/null
+    attempt=2
+    launch "$@"
+    continue
+  fi
   if [ -n "$marker" ] && [ -z "$fault_at" ] && grep -qF -- "$marker" "$work/out"; then
     ip -n "$ns0" link set "$veth" down
     ip -n "$ns1" link set "$veth" down
@@ -198,10 +216,7 @@ rc=0
 if kill -0 "$job" 2> /dev/null; then
   # After a link fault the launcher itself cannot reach the other host: end what is left.
   sleep 1
-  for ns in "$ns0" "$ns1"; do
-    pids=$(ip netns pids "$ns" 2> /dev/null)
-    [ -n "$pids" ] && kill -9 $pids 2> /dev/null
-  done
+  kill_all
   wait "$job"
   rc=$?
   [ "$rc" = 0 ] && rc=137
