@@ -91,7 +91,11 @@ gshmem_team* teamSplitStrided(const char* call, gshmem_team* parent, int start, 
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
   parent = teamCheck(call, parent);
   if (parent->my_index < 0) fatal(call, "this PE is not a member of the parent team");
-  if (size <= 0 || start < 0 || start >= parent->size || (size > 1 && stride == 0) ||
+  if (size == 0) {  // an empty team: SHMEM_TEAM_INVALID everywhere, after the parent's members agree
+    teamSyncImpl(parent);
+    return nullptr;
+  }
+  if (size < 0 || start < 0 || start >= parent->size || (size > 1 && stride == 0) ||
       (start + static_cast<long>(stride) * (size - 1)) < 0 ||
       (start + static_cast<long>(stride) * (size - 1)) >= parent->size)
     fatal(call, "start %d, stride %d, size %d do not describe PEs of the parent team (size %d)", start, stride,
