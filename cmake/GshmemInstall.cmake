@@ -102,6 +102,9 @@ foreach(lang C CXX)
 endforeach()
 
 # ---- tools
+if(TARGET gshmem-calibrate)
+  install(TARGETS gshmem-calibrate RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
+endif()
 if(TARGET gshmem-info)
   install(TARGETS gshmem-info RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
 endif()

@@ -219,12 +219,24 @@ int runtimeInit(const char* call, int requested) {
     if (regions[r].fd >= 0) close(regions[r].fd);  // the mappings keep the memory alive
   g_heap_region.fd = g_data_region.fd = -1;
   g_rt.peers = g_rt.peer_table.data();
+  {  // Path selection: a decision table per peer path, from GSHMEM_PROFILE, GSHMEM_PATH, GSHMEM_TUNE.
+    bool avail[kNumProtocols] = {};
+    avail[static_cast<int>(ProtocolId::Shm)] = p.TRANSPORTS != "ucx";
+    avail[static_cast<int>(ProtocolId::Ucx)] = g_rt.remote != nullptr;
+    g_rt.peer_path.resize(g_rt.n_pes);
+    for (int pe = 0; pe < g_rt.n_pes; ++pe)
+      g_rt.peer_path[pe] = peerPathHost(g_rt.node_of[pe] == g_rt.node_of[g_rt.my_pe]);
+    std::string serr;
+    if (isError(selectorCreate(selectParamsCurrent(), avail, g_rt.peer_path, &g_rt.selector, &serr)))
+      fatal(call, "%s", serr.c_str());
+  }
   teamsInit();
   if (p.INFO) {
     printInfo();
     for (int pe = 0; pe < g_rt.n_pes && g_rt.my_pe == 0; ++pe)
       fprintf(stderr, "gshmem:   PE %d -> PE %d: %s (%s)\n", g_rt.my_pe, pe, g_rt.peer_via[pe].c_str(),
               reach[pe].why.c_str());
+    if (g_rt.my_pe == 0) fputs(g_rt.selector->describe("gshmem: ").c_str(), stderr);
   }
   device::backendInit(call);  // DEVICE: collective; creates the device heap only when every PE has a GPU
   if (isError(b.barrier())) fatal(call, "bootstrap barrier failed");
@@ -240,6 +252,7 @@ void runtimeFinalize() {
   barrierAll("shmem_finalize");
   device::backendFinalize();  // DEVICE: collective; stops the proxy, closes IPC mappings, frees the device heap
   teamsFinalize();
+  g_rt.selector.reset();
   g_rt.peers = nullptr;
   g_rt.remote = nullptr;
   for (auto it = g_rt.transports.rbegin(); it != g_rt.transports.rend(); ++it) (*it)->disconnect();

@@ -15,6 +15,7 @@
 
 #include "base/bootstrap.hpp"
 #include "base/log.hpp"
+#include "core/select/selector.hpp"
 #include "transports/transport.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -98,6 +99,8 @@ struct Runtime {
   std::vector<PeerEntry> peer_table;
   std::vector<int> node_of;
   std::vector<std::string> peer_via;  ///< transport name per PE, for GSHMEM_INFO
+  std::unique_ptr<Selector> selector;  ///< path-selection tables (core/select), built at init
+  std::vector<PeerPath> peer_path;     ///< each PE's path class: the selector's key
   std::recursive_mutex alloc_lock;  ///< collective calls (malloc, team split) from several threads
 };
 
