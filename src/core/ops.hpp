@@ -261,9 +261,15 @@ inline void waitUntil(const char* call, T* ivar, int cmp, T value) {
   waitFor([&] { return compare(call, cmp, load(ivar), value); });
 }
 
+/// Polling forms must drive the remote transport: over UCX/TCP a put to this PE lands only when it progresses.
+inline void pollProgress() {
+  if (GSHMEM_UNLIKELY(g_rt.remote != nullptr)) g_rt.remote->progress();
+}
+
 template <typename T>
 inline int test(const char* call, T* ivar, int cmp, T value) {
   checkIvar(call, ivar);
+  pollProgress();
   return compare(call, cmp, load(ivar), value) ? 1 : 0;
 }
 
@@ -276,6 +282,7 @@ inline bool elemReady(const char* call, T* ivars, std::size_t i, int cmp, const 
 template <typename T>
 inline int testAll(const char* call, T* ivars, std::size_t n, const int* status, int cmp, const T* values, T value) {
   requireInit(call);
+  pollProgress();
   for (std::size_t i = 0; i < n; ++i)
     if (!(status && status[i]) && !elemReady(call, ivars, i, cmp, values, value)) return 0;
   return 1;
@@ -285,6 +292,7 @@ template <typename T>
 inline std::size_t testAny(const char* call, T* ivars, std::size_t n, const int* status, int cmp, const T* values,
                            T value) {
   requireInit(call);
+  pollProgress();
   for (std::size_t i = 0; i < n; ++i)
     if (!(status && status[i]) && elemReady(call, ivars, i, cmp, values, value)) return i;
   return SIZE_MAX;
@@ -294,6 +302,7 @@ template <typename T>
 inline std::size_t testSome(const char* call, T* ivars, std::size_t n, std::size_t* indices, const int* status,
                             int cmp, const T* values, T value) {
   requireInit(call);
+  pollProgress();
   std::size_t k = 0;
   for (std::size_t i = 0; i < n; ++i)
     if (!(status && status[i]) && elemReady(call, ivars, i, cmp, values, value)) indices[k++] = i;

@@ -289,7 +289,7 @@ void* ptrOf(const void* addr, int pe) {
 
 bool peAccessible(int pe) {
   return g_rt.peers && static_cast<unsigned>(pe) < static_cast<unsigned>(g_rt.n_pes) &&
-         g_rt.peers[pe].base[kRegionHeap] != nullptr;
+         (g_rt.peers[pe].base[kRegionHeap] != nullptr || g_rt.remote != nullptr);
 }
 
 bool addrAccessible(const void* addr, int pe) {
