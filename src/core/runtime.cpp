@@ -16,6 +16,7 @@
 #include "base/config.hpp"
 #include "core/api.hpp"
 #include "core/device/device.hpp"  // DEVICE: device symmetric heap (issue 5)
+#include "core/protocols/device_path.hpp"  // PROTO (issue 6): device protocols available in the selector
 #include "core/symmetric_data.hpp"
 #include "core/team_internal.hpp"
 #include "transports/transport.hpp"
@@ -223,6 +224,10 @@ int runtimeInit(const char* call, int requested) {
     bool avail[kNumProtocols] = {};
     avail[static_cast<int>(ProtocolId::Shm)] = p.TRANSPORTS != "ucx";
     avail[static_cast<int>(ProtocolId::Ucx)] = g_rt.remote != nullptr;
+    // PROTO (issue 6): device protocols; their peer paths are added by the device layer once peers are mapped.
+    const bool dev = protocols::deviceProtocolsAvailable();
+    avail[static_cast<int>(ProtocolId::P2pCe)] = avail[static_cast<int>(ProtocolId::P2pSm)] = dev;
+    avail[static_cast<int>(ProtocolId::Staged)] = dev;
     g_rt.peer_path.resize(g_rt.n_pes);
     for (int pe = 0; pe < g_rt.n_pes; ++pe)
       g_rt.peer_path[pe] = peerPathHost(g_rt.node_of[pe] == g_rt.node_of[g_rt.my_pe]);

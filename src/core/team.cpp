@@ -41,11 +41,12 @@ void teamsInit() {
   w.slot = 0;
   w.predefined = true;
 
-  // SHARED: the PEs of this node, when they form a strided set (they do under Open MPI's by-slot and by-node
-  // mappings); otherwise only this PE.
+  // SHARED: the PEs whose heap is mapped here (shmem_ptr works for them: the node's PEs unless
+  // GSHMEM_TRANSPORTS=ucx), when they form a strided set (they do under Open MPI's by-slot and by-node mappings);
+  // otherwise only this PE.
   std::vector<int> local;
   for (int pe = 0; pe < g_rt.n_pes; ++pe)
-    if (g_rt.node_of[pe] == g_rt.node_of[g_rt.my_pe]) local.push_back(pe);
+    if (g_rt.peers[pe].base[kRegionHeap] != nullptr) local.push_back(pe);
   int stride = local.size() > 1 ? local[1] - local[0] : 1;
   bool strided = true;
   for (size_t i = 1; i < local.size(); ++i) strided &= (local[i] - local[i - 1] == stride);

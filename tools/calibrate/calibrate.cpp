@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/protocols/device_path.hpp"
 #include "core/select/selector.hpp"
 #include "measure.hpp"
 
@@ -145,7 +146,11 @@ int main(int argc, char** argv) {
     ctx.peerMapped = shmem_ptr(probe, ctx.peer) != nullptr;
     shmem_free(probe);
   }
-  const PeerPath peer = peerPathHost(ctx.sameNode);  // DEVICE: the GPU pair's class once device rows exist
+  const PeerPath peer = peerPathHost(ctx.sameNode);
+  // PROTO (issue 6): device rows are keyed by the GPU pair's path (class, P2P mapped or not).
+  PeerPath devPeer = peer;
+  const bool haveDev = protocols::devicePeerPath(ctx.peer, &devPeer);
+  auto pathFor = [&](MemPair m) { return m == MemPair::HostHost ? peer : devPeer; };
 
   Profile prof;
   std::string err;
@@ -175,7 +180,7 @@ int main(int argc, char** argv) {
   for (size_t e = 0; e < n; ++e) {
     const calibrate::MeasureEntry& row = table[e];
     if (!o.forced.empty() && std::find(o.forced.begin(), o.forced.end(), row.proto) == o.forced.end()) continue;
-    if (!row.available(ctx) || !protocolDesc(row.proto).reaches(peer, row.mem)) continue;
+    if (!row.available(ctx) || !protocolDesc(row.proto).reaches(pathFor(row.mem), row.mem)) continue;
     if (!row.setup(&ctx)) {
       if (me == 0)
         fprintf(stderr, "gshmem-calibrate: cannot set up %s %s (2 x %s buffers): skipped\n", protocolName(row.proto),
@@ -203,7 +208,7 @@ int main(int argc, char** argv) {
       pm.proto = row.proto;
       pm.mem = row.mem;
       pm.dir = d;
-      pm.cls = modelClass(peer, row.mem);
+      pm.cls = modelClass(pathFor(row.mem), row.mem);
       if (!fitPiecewise(samples, &pm.model)) {
         fprintf(stderr, "gshmem-calibrate: no usable samples for %s %s %s\n", protocolName(row.proto),
                 memPairName(row.mem), directionName(d));
@@ -234,19 +239,25 @@ int main(int argc, char** argv) {
     scfg.profile = prof;
     scfg.profile_name = o.out.empty() ? "(not written)" : o.out;
     Selector sel(scfg);
-    const DecisionTable& t = sel.addPeer(peer);
+    sel.addPeer(peer);
+    if (haveDev && !(devPeer == peer)) sel.addPeer(devPeer);
     printf("# decision table\n%s", sel.describe().c_str());
     printf("# crossovers:");
     int crossings = 0;
-    for (int mi = 0; mi < kNumMemPairs; ++mi)
-      for (int di = 0; di < kNumDirections; ++di)
-        for (size_t i = 1; i < t.ranges[mi][di].size(); ++i)
-          if (t.ranges[mi][di][i].proto != t.ranges[mi][di][i - 1].proto) {
-            printf(" %s %s %s->%s at %s B;", memPairName(MemPair(mi)), directionName(Direction(di)),
-                   protocolName(t.ranges[mi][di][i - 1].proto), protocolName(t.ranges[mi][di][i].proto),
-                   selectFormatSize(t.ranges[mi][di][i].lo).c_str());
+    // Host pairs from the host peer's table, device pairs from the GPU pair's (when there is one).
+    for (int mi = 0; mi < kNumMemPairs; ++mi) {
+      const DecisionTable* tp = (mi == 0 || !haveDev) ? sel.table(peer) : sel.table(devPeer);
+      for (int di = 0; di < kNumDirections && tp; ++di) {
+        const std::vector<DecisionRange>& r = tp->ranges[mi][di];
+        for (size_t i = 1; i < r.size(); ++i)
+          if (r[i].proto != r[i - 1].proto) {
+            printf(" %s %s %s->%s at %s B (%s);", memPairName(MemPair(mi)), directionName(Direction(di)),
+                   protocolName(r[i - 1].proto), protocolName(r[i].proto), selectFormatSize(r[i].lo).c_str(),
+                   pathName(tp->peer.path));
             ++crossings;
           }
+      }
+    }
     printf("%s\n", crossings ? "" : " none (one protocol per memory pair and direction)");
     if (!o.out.empty()) {
       if (isError(profileSave(prof, o.out, &err))) {

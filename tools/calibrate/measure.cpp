@@ -1,12 +1,13 @@
 // Measurement rows of gshmem-calibrate. Host memory today: the runtime moves host-to-host transfers to a peer
 // through shm (mapped on the node) or ucx (otherwise, or GSHMEM_TRANSPORTS=ucx); both are timed through the
-// public OpenSHMEM API. Device rows (p2p_ce, p2p_sm, staged; hd/dh/dd) go here too.
+// public OpenSHMEM API. Device rows (p2p_ce, p2p_sm, staged; dd) are in measure_device.cpp, built with CUDA.
 #include "measure.hpp"
 
 #include <shmem.h>
 
 #include <chrono>
 #include <cstring>
+#include <vector>
 
 namespace gshmem {
 namespace calibrate {
@@ -74,9 +75,21 @@ const MeasureEntry kTable[] = {
 
 }  // namespace
 
+#ifdef GSHMEM_CALIBRATE_DEVICE
+extern const MeasureEntry kDeviceRows[];  // measure_device.cpp
+extern const size_t kNumDeviceRows;
+#endif
+
 const MeasureEntry* measureTable(size_t* count) {
-  *count = sizeof kTable / sizeof kTable[0];
-  return kTable;
+  static const std::vector<MeasureEntry> rows = [] {
+    std::vector<MeasureEntry> v(kTable, kTable + sizeof kTable / sizeof kTable[0]);
+#ifdef GSHMEM_CALIBRATE_DEVICE
+    v.insert(v.end(), kDeviceRows, kDeviceRows + kNumDeviceRows);
+#endif
+    return v;
+  }();
+  *count = rows.size();
+  return rows.data();
 }
 
 }  // namespace calibrate

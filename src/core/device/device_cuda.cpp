@@ -26,6 +26,7 @@
 #include "core/api.hpp"
 #include "core/device/device.hpp"
 #include "core/device/device_kernels.hpp"
+#include "core/protocols/device_path.hpp"  // PROTO (issue 6): protocol choice for off-path put/get
 
 namespace gshmem::device {
 
@@ -381,6 +382,7 @@ void backendInit(const char* call) {
   bool any = false;
   for (int x : needs) any = any || x;
   if (any) proxyStart(call);  // collective: every PE serves its mailbox when any PE needs the proxy
+  protocols::devicePathInit(call, g.dev, g.base);  // PROTO (issue 6), collective: device peer paths, tables, staged pipeline
 
   DEV_CHECK(call, cudaMalloc(&g.d_peer, sizeof(char*) * n));
   DEV_CHECK(call, cudaMemcpy(g.d_peer, g.peer.data(), sizeof(char*) * n, cudaMemcpyHostToDevice));
@@ -407,6 +409,7 @@ void backendInit(const char* call) {
 void backendFinalize() {
   if (!g.base) return;
   cudaDeviceSynchronize();
+  protocols::devicePathFinalize();  // PROTO (issue 6), collective: stops the staged server, unpins its buffers
   if (g.proxy_on) {
     g.stop.store(true);
     g.proxy.join();
@@ -441,6 +444,8 @@ void backendFinalize() {
 void backendPut(const char* call, int pe, std::size_t off, const void* src, std::size_t n) {
   if (!n) return;
   std::lock_guard<std::mutex> lk(g.host_lock);
+  // PROTO (issue 6): the selector's protocol (p2p_ce, p2p_sm, staged); false keeps the path below.
+  if (protocols::deviceRma(call, pe, off, const_cast<void*>(src), n, Direction::Put, g.stream, true)) return;
   if (g.peer[pe]) copySync(call, g.peer[pe] + off, src, n, g.stream);
   else stagedPut(call, pe, off, src, n, g.stream, false);
 }
@@ -448,6 +453,7 @@ void backendPut(const char* call, int pe, std::size_t off, const void* src, std:
 void backendGet(const char* call, int pe, std::size_t off, void* dst, std::size_t n) {
   if (!n) return;
   std::lock_guard<std::mutex> lk(g.host_lock);
+  if (protocols::deviceRma(call, pe, off, dst, n, Direction::Get, g.stream, true)) return;  // PROTO (issue 6)
   if (g.peer[pe]) copySync(call, dst, g.peer[pe] + off, n, g.stream);
   else stagedGet(call, pe, off, dst, n, g.stream, false);
 }

@@ -6,6 +6,7 @@
 
 #include "core/device/device.hpp"
 #include "core/device/device_kernels.hpp"
+#include "core/protocols/device_path.hpp"
 #include "gshmem/device/api.cuh"
 #include "shmemx.h"
 
@@ -83,6 +84,7 @@ void rmaOnStream(const char* call, void* dst, const void* src, size_t n, int pe,
   checkDev(call, get ? "source" : "dest", get ? src : dst, n);
   if (n == 0) return;
   const size_t off = static_cast<const char*>(get ? src : dst) - g_region.base;
+  if (protocols::deviceRma(call, pe, off, get ? dst : const_cast<void*>(src), n, get ? Direction::Get : Direction::Put, s, false)) return;  // PROTO (issue 6): selected protocol
   char* mapped = static_cast<char*>(backendPeerPtr(pe, off));
   if (mapped && n > kKernelCopyMax) {
     cudaError_t e = get ? cudaMemcpyAsync(dst, mapped, n, cudaMemcpyDefault, s)
