@@ -2,6 +2,7 @@
 # DEVICE (issue 5): on the 2-GPU machine, run the GPU tests and GPU benchmarks with 2 PEs (one GPU each) under
 # mpirun, with CUDA IPC P2P (GSHMEM_P2P=1) and through the CPU proxy (GSHMEM_P2P=0), then the same benchmarks with
 # NVSHMEM (benchmarks/gpu/peers/nvshmem_bench.cu, built here against the NVSHMEM Python package), and print a summary.
+# The P2P benchmark gets --variants (block-put tuning variants) unless GPU_BENCH_ARGS says otherwise.
 #   scripts/gpu-run.sh [BUILD_DIR]        (default build-gpu; build it with:
 #     cmake -S . -B build-gpu -DCMAKE_CUDA_ARCHITECTURES=90 -DGSHMEM_ENABLE_UCX=OFF -DGSHMEM_ENABLE_HWLOC=OFF)
 # Logs go to $OUT (or /tmp/gshmem-gpu-run). NVLink multicast stays off (never call cuMulticastCreate).
@@ -26,7 +27,7 @@ for p2p in 1 0; do
   grep -E "FAILED|Failure|gshmem: PE|WATCHDOG" "$OUT/tests_p2p$p2p.log" | head -20
 done
 export GSHMEM_P2P=1
-timeout 120 $MPI "$B/benchmarks/gpu/gshmem_gpu_bench" > "$OUT/bench_p2p1.log" 2>&1; echo "bench p2p rc $?" >> "$OUT/summary.txt"
+timeout 150 $MPI "$B/benchmarks/gpu/gshmem_gpu_bench" ${GPU_BENCH_ARGS:---variants} > "$OUT/bench_p2p1.log" 2>&1; echo "bench p2p rc $?" >> "$OUT/summary.txt"
 export GSHMEM_P2P=0
 timeout 70 $MPI "$B/benchmarks/gpu/gshmem_gpu_bench" --quick > "$OUT/bench_p2p0.log" 2>&1; echo "bench proxy rc $?" >> "$OUT/summary.txt"
 # NVSHMEM, same measurements
@@ -44,5 +45,6 @@ else
 fi
 echo "---- results" >> "$OUT/summary.txt"
 grep -h "^RESULT" "$OUT"/bench_*.log >> "$OUT/summary.txt"
+grep -h "^VARIANT" "$OUT"/bench_*.log >> "$OUT/summary.txt"
 cat "$OUT/summary.txt"
 [ "${RC[tests1]}" = 0 ] && [ "${RC[tests0]}" = 0 ]

@@ -4,7 +4,10 @@
 //   2. device block-scope put (gshmemx_putmem_nbi_block) from 132 blocks x 512 threads + quiet_on_stream, GB/s
 //   3. host gshmemx_putmem_on_stream: per-op time at 8 B, GB/s at 256 MiB
 //   4. device 64-bit fetch_add round trip to the peer, 1 thread
-// Usage: mpirun -np 2 gshmem_gpu_bench [--quick]   (--quick: fewer iterations, for the proxy path)
+//   5. --variants: block-put tuning variants (raw block-copy kernels, decompositions), "VARIANT" lines
+//      (copy-engine splits and atomic forms were measured 2026-11-22 and dropped: docs/PERFORMANCE.md)
+// Usage: mpirun -np 2 gshmem_gpu_bench [--quick|--lat] [--variants]
+//   --quick: fewer iterations (proxy path); --lat: only the latency measurements (1 and 4)
 #include <gshmem/device.cuh>
 
 #include <cstdio>
@@ -32,6 +35,15 @@ __global__ void pingpong(char* buf, uint64_t* sig, size_t sz, int iters, int pe,
   }
 }
 
+// All SMs interleaved: block b puts pieces b, b + grid, b + 2 grid, ... of 64 KiB (one block step of 512 threads x
+// 8 x 16 B), so the blocks stream through one window of the buffer together (measured 2026-11-22: 369 GB/s for
+// this order with raw stores vs 347 GB/s for one contiguous chunk per block, see --variants).
+__global__ void __launch_bounds__(512) bwInterleaved(char* dst, const char* src, size_t sz, int peer) {
+  const size_t piece = size_t(64) << 10;
+  for (size_t off = blockIdx.x * piece; off < sz; off += gridDim.x * piece)
+    gshmemx_putmem_nbi_block(dst + off, src + off, (off + piece > sz ? sz - off : piece), peer);
+}
+// One contiguous chunk per block (the decomposition of the first GPU results).
 __global__ void __launch_bounds__(512) bw(char* dst, const char* src, size_t sz, int peer) {
   size_t chunk = (((sz + gridDim.x - 1) / gridDim.x) + 15) & ~size_t(15), off = blockIdx.x * chunk;
   if (off < sz) gshmemx_putmem_nbi_block(dst + off, src + off, (off + chunk > sz ? sz - off : chunk), peer);
@@ -39,12 +51,55 @@ __global__ void __launch_bounds__(512) bw(char* dst, const char* src, size_t sz,
 
 __global__ void fadd(uint64_t* ctr, int iters, int peer, unsigned long long* sink) {
   unsigned long long s = 0;
-  for (int i = 0; i < iters; i++) s += gshmem_uint64_atomic_fetch_add(ctr, 1, peer);
+  uint64_t inc = 1;
+  for (int i = 0; i < iters; i++) {  // each add depends on the previous result: a true round trip per op
+    const uint64_t r = gshmem_uint64_atomic_fetch_add(ctr, inc, peer);
+    s += r;
+    inc = 1 + (r == ~uint64_t(0));
+  }
   *sink = s;
 }
 
+// ---- tuning variants (not the API): raw block copy with U 16-byte loads in flight per thread
+template <int U, bool NC>
+__global__ void __launch_bounds__(1024) bwRaw(char* dst, const char* src, size_t sz) {
+  size_t chunk = (((sz + gridDim.x - 1) / gridDim.x) + 15) & ~size_t(15), off = blockIdx.x * chunk;
+  if (off >= sz) return;
+  size_t len = off + chunk > sz ? sz - off : chunk;
+  const int4* s = reinterpret_cast<const int4*>(src + off);
+  int4* d = reinterpret_cast<int4*>(dst + off);
+  size_t nv = len >> 4, nt = blockDim.x, i = threadIdx.x;
+  for (; i + (U - 1) * nt < nv; i += U * nt) {
+    int4 r[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) r[u] = NC ? __ldcs(s + i + u * nt) : s[i + u * nt];
+#pragma unroll
+    for (int u = 0; u < U; ++u) d[i + u * nt] = r[u];
+  }
+  for (; i < nv; i += nt) d[i] = s[i];
+}
+// grid-stride over the whole buffer (every block interleaved) instead of one contiguous chunk per block
+template <int U>
+__global__ void __launch_bounds__(1024) bwStride(char* dst, const char* src, size_t sz) {
+  const int4* s = reinterpret_cast<const int4*>(src);
+  int4* d = reinterpret_cast<int4*>(dst);
+  size_t nv = sz >> 4, nt = size_t(blockDim.x) * gridDim.x, i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  for (; i + (U - 1) * nt < nv; i += U * nt) {
+    int4 r[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) r[u] = s[i + u * nt];
+#pragma unroll
+    for (int u = 0; u < U; ++u) d[i + u * nt] = r[u];
+  }
+  for (; i < nv; i += nt) d[i] = s[i];
+}
 int main(int argc, char** argv) {
-  bool quick = argc > 1 && !strcmp(argv[1], "--quick");
+  bool quick = false, lat_only = false, variants = false;
+  for (int i = 1; i < argc; i++) {
+    quick |= !strcmp(argv[i], "--quick");
+    lat_only |= !strcmp(argv[i], "--lat");
+    variants |= !strcmp(argv[i], "--variants");
+  }
   shmem_init();
   int pe = shmem_my_pe(), n = shmem_n_pes(), peer = 1 - pe;
   if (n != 2 || !gshmemx_device_available()) {
@@ -88,19 +143,22 @@ int main(int argc, char** argv) {
     if (pe == 0 && sz == 8) printf("RESULT %s_device_put_signal_pingpong_8B_one_way %.3f us\n", mode, ms * 1e3 / lat_iters / 2);
   }
 
-  if (pe == 0) printf("# gshmem (%s) device putmem_nbi_block, 132 blocks x 512 threads + quiet_on_stream\n# bytes  GB/s\n", mode);
+  if (!lat_only) {
+  if (pe == 0) printf("# gshmem (%s) device putmem_nbi_block, 132 blocks x 512 threads, 64 KiB pieces interleaved + quiet_on_stream\n# bytes  GB/s\n", mode);
   for (size_t sz = 1 << 16; sz <= maxsz; sz *= 16) {
     int iters = quick ? 2 : (sz < (16 << 20) ? 200 : 20);
     gshmemx_barrier_all_on_stream(s);
     CK(cudaStreamSynchronize(s));
     if (pe == 0) {
-      bw<<<132, 512, 0, s>>>(buf, src, sz, peer);
+      if (quick) bw<<<132, 512, 0, s>>>(buf, src, sz, peer);  // proxy path: 64 KiB pieces are 4096 round trips
+      else bwInterleaved<<<132, 512, 0, s>>>(buf, src, sz, peer);
       gshmemx_quiet_on_stream(s);
     }
     CK(cudaEventRecord(a, s));
     for (int i = 0; i < iters; i++)
       if (pe == 0) {
-        bw<<<132, 512, 0, s>>>(buf, src, sz, peer);
+        if (quick) bw<<<132, 512, 0, s>>>(buf, src, sz, peer);
+        else bwInterleaved<<<132, 512, 0, s>>>(buf, src, sz, peer);
         gshmemx_quiet_on_stream(s);
       }
     CK(cudaEventRecord(b, s));
@@ -110,6 +168,20 @@ int main(int argc, char** argv) {
     if (pe == 0 && sz == maxsz) printf("RESULT %s_device_block_put_256MiB %.1f GB/s\n", mode, sz * (double)iters / ms / 1e6);
   }
 
+  {  // the chunked decomposition, for comparison with the first results
+    gshmemx_barrier_all_on_stream(s);
+    CK(cudaStreamSynchronize(s));
+    CK(cudaEventRecord(a, s));
+    for (int i = 0; i < 20; i++)
+      if (pe == 0) {
+        bw<<<132, 512, 0, s>>>(buf, src, maxsz, peer);
+        gshmemx_quiet_on_stream(s);
+      }
+    CK(cudaEventRecord(b, s));
+    CK(cudaStreamSynchronize(s));
+    CK(cudaEventElapsedTime(&ms, a, b));
+    if (pe == 0) printf("RESULT %s_device_block_put_256MiB_chunked %.1f GB/s\n", mode, maxsz * 20.0 / ms / 1e6);
+  }
   if (pe == 0) printf("# gshmem (%s) host gshmemx_putmem_on_stream\n# bytes  GB/s  per-op-us\n", mode);
   for (size_t sz = 8; sz <= maxsz; sz *= 32) {
     int iters = quick ? 20 : (sz < (16 << 20) ? 2000 : 20);
@@ -141,6 +213,36 @@ int main(int argc, char** argv) {
     CK(cudaStreamSynchronize(s));
     CK(cudaEventElapsedTime(&ms, a, b));
     if (pe == 0) printf("RESULT %s_host_putmem_on_stream_256MiB %.1f GB/s\n", mode, maxsz * (double)iters / ms / 1e6);
+  }
+  }  // !lat_only
+
+  if (variants && pe == 0) {
+    char* peerbuf = (char*)gshmem_ptr(buf, peer);
+    auto timeit = [&](const char* name, int iters, double bytes, auto&& fn) {
+      fn();
+      CK(cudaStreamSynchronize(s));
+      CK(cudaEventRecord(a, s));
+      for (int i = 0; i < iters; i++) fn();
+      CK(cudaEventRecord(b, s));
+      CK(cudaStreamSynchronize(s));
+      CK(cudaGetLastError());
+      CK(cudaEventElapsedTime(&ms, a, b));
+      if (bytes > 0) printf("VARIANT %s %.1f GB/s\n", name, bytes * iters / ms / 1e6);
+      else printf("VARIANT %s %.3f us\n", name, ms * 1e3 / iters / (bytes < 0 ? -bytes : 1));
+    };
+    if (peerbuf) {
+      const double B = double(maxsz);
+      timeit("raw_chunk_U8_132x512", 20, B, [&] { bwRaw<8, false><<<132, 512, 0, s>>>(peerbuf, src, maxsz); });
+      timeit("raw_chunk_U8_132x512_ldcs", 20, B, [&] { bwRaw<8, true><<<132, 512, 0, s>>>(peerbuf, src, maxsz); });
+      timeit("raw_chunk_U4_132x512", 20, B, [&] { bwRaw<4, false><<<132, 512, 0, s>>>(peerbuf, src, maxsz); });
+      timeit("raw_chunk_U16_132x512", 20, B, [&] { bwRaw<16, false><<<132, 512, 0, s>>>(peerbuf, src, maxsz); });
+      timeit("raw_chunk_U8_264x512", 20, B, [&] { bwRaw<8, false><<<264, 512, 0, s>>>(peerbuf, src, maxsz); });
+      timeit("raw_chunk_U4_132x1024", 20, B, [&] { bwRaw<4, false><<<132, 1024, 0, s>>>(peerbuf, src, maxsz); });
+      timeit("raw_chunk_U8_132x1024", 20, B, [&] { bwRaw<8, false><<<132, 1024, 0, s>>>(peerbuf, src, maxsz); });
+      timeit("raw_stride_U8_132x512", 20, B, [&] { bwStride<8><<<132, 512, 0, s>>>(peerbuf, src, maxsz); });
+      timeit("raw_stride_U4_264x1024", 20, B, [&] { bwStride<4><<<264, 1024, 0, s>>>(peerbuf, src, maxsz); });
+      timeit("api_block_put_264x512", 20, B, [&] { bw<<<264, 512, 0, s>>>(buf, src, maxsz, peer); });
+    }
   }
 
   {

@@ -86,6 +86,29 @@ __global__ void pingPongKernel(char* buf, uint64_t* sig, int iters, int* errors)
   }
 }
 
+// Many threads of several blocks send small put_signals (8 B, 4 B and 3 B, SIGNAL_ADD) to the right neighbour,
+// then all wait for the total: with GSHMEM_DEVICE_INBOX=1 this fills the inbox (flow control) and makes the
+// waiters contend for its lock.
+__global__ void smallSignalStressKernel(uint64_t* slots, uint64_t* sig, int rounds, int* errors) {
+  const int me = gshmem_my_pe(), np = gshmem_n_pes(), right = (me + 1) % np, left = (me + np - 1) % np;
+  const int t = blockIdx.x * blockDim.x + threadIdx.x, nt = gridDim.x * blockDim.x;
+  for (int r = 0; r < rounds; ++r) {
+    uint64_t v = (uint64_t(me) << 48) | (uint64_t(r) << 24) | uint64_t(t);
+    const int kind = t % 3;
+    const size_t bytes = kind == 0 ? 8 : kind == 1 ? 4 : 3;
+    gshmem_putmem_signal_nbi(reinterpret_cast<char*>(slots + size_t(r) * nt + t), &v, bytes, sig, 1,
+                             GSHMEM_SIGNAL_ADD, right);
+  }
+  gshmem_signal_wait_until(sig, GSHMEM_CMP_GE, uint64_t(rounds) * nt);
+  if (gshmem_signal_fetch(sig) != uint64_t(rounds) * nt) atomicAdd(errors, 1);
+  for (int r = 0; r < rounds; ++r) {
+    const int kind = t % 3;
+    const uint64_t want = (uint64_t(left) << 48) | (uint64_t(r) << 24) | uint64_t(t);
+    const uint64_t mask = kind == 0 ? ~0ull : kind == 1 ? 0xffffffffull : 0xffffffull;
+    if ((reinterpret_cast<volatile uint64_t*>(slots)[size_t(r) * nt + t] & mask) != (want & mask)) atomicAdd(errors, 1);
+  }
+}
+
 __global__ void compatKernel(float* dst, uint64_t* sig, int* errors) {
   const int me = nvshmem_my_pe(), np = nvshmem_n_pes();
   nvshmem_float_p(dst, 1.5f * me, (me + 1) % np);
@@ -185,6 +208,22 @@ TEST_F(Gpu, PutSignalPingPong) {
   CK(cudaDeviceSynchronize());
   EXPECT_EQ(*errors, 0);
   shmem_free(buf);
+  cudaFree(errors);
+}
+
+TEST_F(Gpu, SmallPutSignalStress) {
+  const int blocks = 4, threads = 128, rounds = 6;
+  uint64_t* slots = static_cast<uint64_t*>(gshmemx_calloc_device(size_t(rounds) * blocks * threads, 8));
+  uint64_t* sig = static_cast<uint64_t*>(gshmemx_calloc_device(1, 64));
+  int* errors = newErrors();
+  shmem_barrier_all();
+  smallSignalStressKernel<<<blocks, threads>>>(slots, sig, rounds, errors);
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  EXPECT_EQ(*errors, 0);
+  shmem_barrier_all();
+  shmem_free(sig);
+  shmem_free(slots);
   cudaFree(errors);
 }
 

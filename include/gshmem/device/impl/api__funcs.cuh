@@ -278,25 +278,57 @@ GSHMEM_DEVICE_INLINE T atomic(const DeviceHandle& h, AmoCode op, T* dst, T value
 }
 
 namespace detail {
-/// System-scope atomic on a device address (local or P2P-mapped). Returns the old value (0 for non-fetching).
+// Global-space system-scope atomics. atomicAdd_system & co. on a pointer the compiler cannot prove global compile
+// to a generic ATOM plus a shared-memory fallback branch (ATOMS.CAST.SPIN) that serializes on the result; every
+// heap address (local or P2P-mapped) is global, so say so.
+#define GSHMEMI_ATOM(NAME, OP, T, TY, C)                                                                         \
+  GSHMEM_DEVICE_INLINE T NAME(T* q, T v) {                                                                     \
+    T r;                                                                                                       \
+    asm volatile("atom.sys.global." OP "." TY " %0, [%1], %2;" : "=" C(r) : "l"(q), C(v) : "memory");            \
+    return r;                                                                                                  \
+  }
+GSHMEMI_ATOM(atomAdd, "add", unsigned long long, "u64", "l")
+GSHMEMI_ATOM(atomAdd, "add", unsigned int, "u32", "r")
+GSHMEMI_ATOM(atomExch, "exch", unsigned long long, "b64", "l")
+GSHMEMI_ATOM(atomExch, "exch", unsigned int, "b32", "r")
+GSHMEMI_ATOM(atomAnd, "and", unsigned long long, "b64", "l")
+GSHMEMI_ATOM(atomAnd, "and", unsigned int, "b32", "r")
+GSHMEMI_ATOM(atomOr, "or", unsigned long long, "b64", "l")
+GSHMEMI_ATOM(atomOr, "or", unsigned int, "b32", "r")
+GSHMEMI_ATOM(atomXor, "xor", unsigned long long, "b64", "l")
+GSHMEMI_ATOM(atomXor, "xor", unsigned int, "b32", "r")
+#undef GSHMEMI_ATOM
+GSHMEM_DEVICE_INLINE unsigned long long atomCas(unsigned long long* q, unsigned long long c, unsigned long long v) {
+  unsigned long long r;
+  asm volatile("atom.sys.global.cas.b64 %0, [%1], %2, %3;" : "=l"(r) : "l"(q), "l"(c), "l"(v) : "memory");
+  return r;
+}
+GSHMEM_DEVICE_INLINE unsigned int atomCas(unsigned int* q, unsigned int c, unsigned int v) {
+  unsigned int r;
+  asm volatile("atom.sys.global.cas.b32 %0, [%1], %2, %3;" : "=r"(r) : "l"(q), "r"(c), "r"(v) : "memory");
+  return r;
+}
+
+/// System-scope atomic on a device heap address (local or P2P-mapped; global memory). Returns the old value (0
+/// for non-fetching).
 template <typename U>
 GSHMEM_DEVICE_INLINE U atomicOn(U* q, uint32_t op, U v, U c) {
   U r = 0;
   switch (op) {
-    case kAmoFetch: r = atomicOr_system(q, U(0)); break;
-    case kAmoSet: atomicExch_system(q, v); break;
-    case kAmoSwap: r = atomicExch_system(q, v); break;
-    case kAmoCompareSwap: r = atomicCAS_system(q, c, v); break;
-    case kAmoFetchAdd: r = atomicAdd_system(q, v); break;
-    case kAmoAdd: atomicAdd_system(q, v); break;
-    case kAmoFetchInc: r = atomicAdd_system(q, U(1)); break;
-    case kAmoInc: atomicAdd_system(q, U(1)); break;
-    case kAmoFetchAnd: r = atomicAnd_system(q, v); break;
-    case kAmoAnd: atomicAnd_system(q, v); break;
-    case kAmoFetchOr: r = atomicOr_system(q, v); break;
-    case kAmoOr: atomicOr_system(q, v); break;
-    case kAmoFetchXor: r = atomicXor_system(q, v); break;
-    case kAmoXor: atomicXor_system(q, v); break;
+    case kAmoFetch: r = atomOr(q, U(0)); break;
+    case kAmoSet: atomExch(q, v); break;
+    case kAmoSwap: r = atomExch(q, v); break;
+    case kAmoCompareSwap: r = atomCas(q, c, v); break;
+    case kAmoFetchAdd: r = atomAdd(q, v); break;
+    case kAmoAdd: atomAdd(q, v); break;
+    case kAmoFetchInc: r = atomAdd(q, U(1)); break;
+    case kAmoInc: atomAdd(q, U(1)); break;
+    case kAmoFetchAnd: r = atomAnd(q, v); break;
+    case kAmoAnd: atomAnd(q, v); break;
+    case kAmoFetchOr: r = atomOr(q, v); break;
+    case kAmoOr: atomOr(q, v); break;
+    case kAmoFetchXor: r = atomXor(q, v); break;
+    case kAmoXor: atomXor(q, v); break;
   }
   return r;
 }
