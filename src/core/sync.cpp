@@ -4,7 +4,8 @@
 // waits for the parent's epoch in its release cell, then releases its children. Every cell has exactly one writer
 // and only grows, so consecutive barriers never race on a reset. Cells are 64 bytes apart (no false sharing).
 // Measured on the 2-core CI machine: a dissemination barrier, where both PEs store and poll at once, costs two
-// cache-line transfers per barrier (~250 ns); the tree's one round trip costs ~130 ns.
+// cache-line transfers per barrier (~250 ns); the tree's one round trip costs ~130 ns; alternating the tree's root
+// between epochs overlaps consecutive barriers (see teamSyncImpl).
 // Locks are ticket locks on the user's symmetric long at PE 0: high 32 bits = next ticket, low 32 = now serving.
 #include "core/api.hpp"
 #include "core/team_internal.hpp"
@@ -18,7 +19,8 @@ constexpr uint64_t kServingMask = kTicket - 1;
 constexpr int kLockPe = 0;
 constexpr int kTreeRadix = 8;            ///< children per node of the barrier tree; cells 0..7 take arrivals
 constexpr int kReleaseCell = kTreeRadix; ///< cell the parent writes to release this PE
-static_assert(kReleaseCell < kMaxRounds, "a slot holds kMaxRounds cells");
+constexpr int kOddCells = 16;            ///< odd epochs use cells 16..24 (the mirrored tree)
+static_assert(kOddCells > kReleaseCell && kOddCells + kReleaseCell < kMaxRounds, "a slot holds kMaxRounds cells");
 
 /// Store `epoch` into cell k of this team's slot on world PE `to` (same offset in every heap).
 inline void signalCell(gshmem_team* t, int k, int to, uint64_t epoch) {
@@ -42,20 +44,26 @@ void teamSyncImpl(gshmem_team* t) {
   const int n = t->size;
   if (n <= 1) return;
   const uint64_t epoch = ++t->epoch;
-  const int me = t->my_index;
-  SyncCell* cells = controlArea()->sync[t->slot];
+  // Odd epochs use the mirrored tree (root = last member) and their own cells. In back-to-back barriers the PE that
+  // left last (a leaf) is then the root, whose children have already arrived: the arrival of one barrier overlaps
+  // the release of the previous one, so a steady stream of barriers costs about one one-way latency each.
+  const bool odd = epoch & 1;
+  const int vme = odd ? n - 1 - t->my_index : t->my_index;
+  auto real = [n, odd](int v) { return odd ? n - 1 - v : v; };
+  const int base = odd ? kOddCells : 0;
+  SyncCell* cells = controlArea()->sync[t->slot] + base;
   auto reached = [epoch](SyncCell& c) { return c.value.load(std::memory_order_acquire) >= epoch; };
   // Gather: children first (their arrivals land in cells 0..kRadix-1 of this PE).
-  const int first_child = kTreeRadix * me + 1;
+  const int first_child = kTreeRadix * vme + 1;
   for (int c = 0; c < kTreeRadix && first_child + c < n; ++c) waitFor([&] { return reached(cells[c]); });
-  if (me > 0) {
-    const int parent = (me - 1) / kTreeRadix;
-    signalCell(t, (me - 1) % kTreeRadix, t->worldPe(parent), epoch);
+  if (vme > 0) {
+    const int parent = (vme - 1) / kTreeRadix;
+    signalCell(t, base + (vme - 1) % kTreeRadix, t->worldPe(real(parent)), epoch);
     waitFor([&] { return reached(cells[kReleaseCell]); });
   }
   // Release: children wait in their release cell.
   for (int c = 0; c < kTreeRadix && first_child + c < n; ++c)
-    signalCell(t, kReleaseCell, t->worldPe(first_child + c), epoch);
+    signalCell(t, base + kReleaseCell, t->worldPe(real(first_child + c)), epoch);
 }
 
 void barrierAll(const char* call) {

@@ -163,10 +163,17 @@ TEST(Selector, TunePartialRangeKeepsTheRest) {
   ASSERT_EQ(tuneParse("put:dd:1M-2M:@staged", &c.tune, &err), Status::Ok);
   Selector sel(c);
   sel.addPeer(kNvl);
-  EXPECT_EQ(sel.choose(kNvl, MemPair::DevDev, Direction::Put, (1 << 20) - 1), ProtocolId::P2pSm);
+  // Outside 1M-2M the automatic choice stands: the same as a selector without the rule.
+  Selector plain(allAvailable());
+  plain.addPeer(kNvl);
+  for (std::size_t s : {std::size_t(8), std::size_t((1 << 20) - 1), std::size_t(2 << 20), std::size_t(1) << 30})
+    EXPECT_EQ(sel.choose(kNvl, MemPair::DevDev, Direction::Put, s), plain.choose(kNvl, MemPair::DevDev, Direction::Put, s))
+        << s;
   EXPECT_EQ(sel.choose(kNvl, MemPair::DevDev, Direction::Put, 1 << 20), ProtocolId::Staged);
-  EXPECT_EQ(sel.choose(kNvl, MemPair::DevDev, Direction::Put, 2 << 20), ProtocolId::P2pSm);
-  EXPECT_EQ(sel.choose(kNvl, MemPair::DevDev, Direction::Put, 1ull << 30), ProtocolId::P2pCe);
+  EXPECT_EQ(sel.choose(kNvl, MemPair::DevDev, Direction::Put, (2 << 20) - 1), ProtocolId::Staged);
+  // Defaults (calibrated on 2xH200): host-initiated device puts over NVLink use the copy engine at every size.
+  EXPECT_EQ(plain.choose(kNvl, MemPair::DevDev, Direction::Put, 8), ProtocolId::P2pCe);
+  EXPECT_EQ(plain.choose(kNvl, MemPair::DevDev, Direction::Put, std::size_t(1) << 30), ProtocolId::P2pCe);
 }
 
 TEST(Selector, DescribeNamesSources) {
