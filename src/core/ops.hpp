@@ -37,7 +37,7 @@ inline void put(const char* call, const gshmem_ctx* ctx, void* dst, const void* 
   RemoteAddr ra;
   char* p = resolve(call, "dest", dst, n, wpe, &ra);
   if (GSHMEM_UNLIKELY(src == nullptr && n)) errorNull(call, "source");
-  if (GSHMEM_LIKELY(p != nullptr)) std::memcpy(p, src, n);
+  if (GSHMEM_LIKELY(p != nullptr)) copyBytes(p, src, n);
   else offPut(call, ra, src, n);
 }
 
@@ -48,7 +48,7 @@ inline void get(const char* call, const gshmem_ctx* ctx, void* dst, const void* 
   RemoteAddr ra;
   const char* p = resolve(call, "source", src, n, wpe, &ra);
   if (GSHMEM_UNLIKELY(dst == nullptr && n)) errorNull(call, "dest");
-  if (GSHMEM_LIKELY(p != nullptr)) std::memcpy(dst, p, n);
+  if (GSHMEM_LIKELY(p != nullptr)) copyBytes(dst, p, n);
   else offGet(call, ra, dst, n);
 }
 
@@ -216,7 +216,7 @@ inline void putSignal(const char* call, const gshmem_ctx* ctx, void* dst, const 
     offAmo(call, rs, sig_op == kSignalSet ? AmoOp::Set : AmoOp::Add, 8, signal, 0);
     return;
   }
-  std::memcpy(d, src, n);
+  copyBytes(d, src, n);
   if (sig_op == kSignalSet) __atomic_store_n(s, signal, __ATOMIC_RELEASE);
   else if (sig_op == kSignalAdd) __atomic_fetch_add(s, signal, __ATOMIC_RELEASE);
   else errorBadSignalOp(call, sig_op);
