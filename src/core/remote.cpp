@@ -36,6 +36,11 @@ uint64_t remoteAmo(const char* call, const RemoteAddr& ra, AmoOp op, unsigned si
   return result;
 }
 
+void remoteSignal(const char* call, const RemoteAddr& ra, uint64_t value) {
+  Status s = remoteFor(call, ra.pe)->signalNbi(ra, value);
+  if (isError(s)) transportFailed(call, ra, "signal", s);
+}
+
 void remoteFence(const char* call) {
   if (!g_rt.remote) return;
   Status s = g_rt.remote->fence();

@@ -175,6 +175,8 @@ __attribute__((always_inline)) inline char* peerPtr(const char* call, const char
 void remotePut(const char* call, const RemoteAddr& ra, const void* src, std::size_t n);
 void remoteGet(const char* call, const RemoteAddr& ra, void* dst, std::size_t n);
 uint64_t remoteAmo(const char* call, const RemoteAddr& ra, AmoOp op, unsigned size, uint64_t value, uint64_t cond);
+/// Post an 8-byte store into a synchronization cell the target polls (not waited for by quiet).
+void remoteSignal(const char* call, const RemoteAddr& ra, uint64_t value);
 void remoteFence(const char* call);
 void remoteQuiet(const char* call);
 

@@ -30,7 +30,7 @@ inline void signalCell(gshmem_team* t, int k, int to, uint64_t epoch) {
   if (GSHMEM_LIKELY(p != nullptr))
     reinterpret_cast<std::atomic<uint64_t>*>(p)->store(epoch, std::memory_order_release);
   else
-    remoteAmo("shmem_sync", ra, AmoOp::Set, sizeof(uint64_t), epoch, 0);
+    remoteSignal("shmem_sync", ra, epoch);
 }
 
 using Word = unsigned long long;

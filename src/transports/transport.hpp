@@ -87,6 +87,12 @@ class Transport {
                      uint64_t* result) {
     return Status::Unsupported;
   }
+  /// Post an 8-byte atomic store of `value` that the target polls for (synchronization cells). Not tracked by
+  /// quiet(): its arrival is its completion. The default is a Set AMO.
+  virtual Status signalNbi(const RemoteAddr& dst, uint64_t value) {
+    uint64_t old;
+    return amo(dst, AmoOp::Set, 8, value, 0, &old);
+  }
   /// Order earlier puts/AMOs to each peer before later ones to the same peer.
   virtual Status fence() { return Status::Ok; }
   /// Complete every operation this PE posted through the transport.

@@ -107,6 +107,7 @@ class UcxTransport final : public Transport {
   Status getNbi(const RemoteAddr& src, void* dst, std::size_t n) override;
   Status amo(const RemoteAddr& dst, AmoOp op, unsigned size, uint64_t value, uint64_t cond,
              uint64_t* result) override;
+  Status signalNbi(const RemoteAddr& dst, uint64_t value) override;
   Status fence() override;
   Status quiet() override;
   void progress() override {
@@ -536,7 +537,67 @@ Status UcxTransport::fence() {
   return Status::Ok;
 }
 
-Status UcxTransport::quiet() { return flushPeers("quiet"); }
+// quiet: one round trip per peer with unacknowledged operations. An endpoint flush costs two round trips over
+// UCX's TCP transport (put + flush + quiet measured 22 us where an 8-byte get takes 10.6 us); a get issued after
+// a worker fence is executed at the target after every operation posted before the fence, so its reply proves
+// they are complete.
+Status UcxTransport::quiet() {
+  int pes[16];
+  void* reqs[16];
+  uint64_t targets[16];
+  uint64_t sink[16];
+  int n = 0;
+  Status result = Status::Ok;
+  bool fenced = false;
+  auto drain = [&]() {
+    for (int i = 0; i < n; ++i) {
+      Status s = waitRequest(reqs[i], pes[i], "quiet");
+      if (s == Status::Ok) raiseTo(peer(pes[i]).done, targets[i]);
+      else if (result == Status::Ok) result = s;
+    }
+    n = 0;
+  };
+  for (int pe : remote_) {
+    Peer& p = peer(pe);
+    uint64_t target = p.posted.load(std::memory_order_acquire);
+    if (target == p.done.load(std::memory_order_acquire)) continue;
+    if (!fenced) {
+      GSHMEM_UCS_CHECK(ucp_worker_fence(worker_));
+      fenced = true;
+    }
+    ucp_request_param_t prm{};
+    void* r = ucp_get_nbx(p.ep, &sink[n], sizeof(uint64_t), p.base[0], p.rkey[0], &prm);
+    if (r == nullptr) {
+      raiseTo(p.done, target);
+      continue;
+    }
+    if (UCS_PTR_IS_ERR(r)) return flushPeers("quiet");  // fall back to endpoint flushes
+    reqs[n] = r;
+    pes[n] = pe;
+    targets[n] = target;
+    if (++n == 16) drain();
+  }
+  drain();
+  return result;
+}
+
+Status UcxTransport::signalNbi(const RemoteAddr& dst, uint64_t value) {
+  // A swap whose old value nobody reads, not counted as posted: the target polls the cell, so its arrival is the
+  // completion, and quiet need not wait for it (a barrier's own signals would otherwise cost the next barrier a
+  // round trip in its quiet).
+  Peer& p = peer(dst.pe);
+  ucp_request_param_t prm{};
+  prm.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+  prm.datatype = ucp_dt_make_contig(8);
+  prm.reply_buffer = &junk_[1];
+  uint64_t op = value;
+  void* r = ucp_atomic_op_nbx(p.ep, UCP_ATOMIC_OP_SWAP, &op, 1, p.base[dst.region] + dst.offset, p.rkey[dst.region],
+                              &prm);
+  if (r == nullptr) return Status::Ok;
+  if (UCS_PTR_IS_ERR(r)) return waitRequest(r, dst.pe, "signal");
+  ucp_request_free(r);
+  return Status::Ok;
+}
 
 // ---------------------------------------------------------------- progress thread and teardown
 
