@@ -1,33 +1,7 @@
 // Public C API: remote memory access (typed, sized and byte put/get, strided, nbi, put-with-signal).
 // Each routine is a thin forward to the inline templates of core/ops.hpp: no allocation, lock or syscall here.
 // The _nbi forms share the blocking path: the core completes transfers before returning.
-#include "core/api.hpp"
-#include "shmem.h"
-
-namespace {
-
-/// The internal context behind a public handle; fatal for SHMEM_CTX_INVALID.
-inline const gshmem_ctx* ctxArg(const char* call, shmem_ctx_t ctx) {
-  if (GSHMEM_UNLIKELY(ctx == SHMEM_CTX_INVALID)) gshmem::fatal(call, "the context is SHMEM_CTX_INVALID");
-  return ctx;
-}
-
-}  // namespace
-
-#define GSHMEM_STRIP(...) __VA_ARGS__
-// GSHMEM_API2(RET, NAME, (params), expr): defines shmem_NAME(params) and shmem_ctx_NAME(ctx, params), both
-// returning `expr`, which may use `call_` (the public name) and `ctx_` (the internal context).
-#define GSHMEM_API2(RET, NAME, PARAMS, ...)                    \
-  RET shmem_##NAME PARAMS {                                    \
-    const char* const call_ = "shmem_" #NAME;                  \
-    const gshmem_ctx* const ctx_ = SHMEM_CTX_DEFAULT;          \
-    return __VA_ARGS__;                                        \
-  }                                                            \
-  RET shmem_ctx_##NAME(shmem_ctx_t ctx, GSHMEM_STRIP PARAMS) { \
-    const char* const call_ = "shmem_ctx_" #NAME;              \
-    const gshmem_ctx* const ctx_ = ctxArg(call_, ctx);         \
-    return __VA_ARGS__;                                        \
-  }
+#include "core/api_common.hpp"
 
 using gshmem::ops::get;
 using gshmem::ops::iget;

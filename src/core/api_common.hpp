@@ -1,0 +1,30 @@
+// Shared by the public C API files: the context argument check and the macro that stamps a routine and its
+// shmem_ctx_ twin. Private to src/core/api_*.cpp.
+#pragma once
+#include "core/api.hpp"
+#include "shmem.h"
+
+namespace gshmem {
+
+/// The internal context behind a public handle; fatal for SHMEM_CTX_INVALID.
+inline const gshmem_ctx* ctxArg(const char* call, shmem_ctx_t ctx) {
+  if (GSHMEM_UNLIKELY(ctx == SHMEM_CTX_INVALID)) fatal(call, "the context is SHMEM_CTX_INVALID");
+  return ctx;
+}
+
+}  // namespace gshmem
+
+#define GSHMEM_STRIP(...) __VA_ARGS__
+// GSHMEM_API2(RET, NAME, (params), expr): defines shmem_NAME(params) and shmem_ctx_NAME(ctx, params), both
+// returning `expr`, which may use `call_` (the public name) and `ctx_` (the internal context).
+#define GSHMEM_API2(RET, NAME, PARAMS, ...)                    \
+  RET shmem_##NAME PARAMS {                                    \
+    const char* const call_ = "shmem_" #NAME;                  \
+    const gshmem_ctx* const ctx_ = SHMEM_CTX_DEFAULT;          \
+    return __VA_ARGS__;                                        \
+  }                                                            \
+  RET shmem_ctx_##NAME(shmem_ctx_t ctx, GSHMEM_STRIP PARAMS) { \
+    const char* const call_ = "shmem_ctx_" #NAME;              \
+    const gshmem_ctx* const ctx_ = gshmem::ctxArg(call_, ctx); \
+    return __VA_ARGS__;                                        \
+  }
