@@ -108,6 +108,9 @@ gshmem_team* teamSplitStrided(const char* call, gshmem_team* parent, int start, 
     ops::amo<unsigned long long>(call, ctxDefault(), AmoOp::Set,
                                  reinterpret_cast<unsigned long long*>(&scratch()[parent->my_index]), mask, 0,
                                  parent->worldPe(i));
+  // The sync orders nothing across endpoints: complete the pushes first, or a member reached over UCX can pass
+  // the sync and read a mask that has not landed, choose another slot, and hang in the new team's first sync.
+  ops::quiet(ctxDefault());
   teamSyncImpl(parent);
   uint64_t all = 0;
   for (int i = 0; i < parent->size; ++i) all |= __atomic_load_n(&scratch()[i], __ATOMIC_ACQUIRE);
