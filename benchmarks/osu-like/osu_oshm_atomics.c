@@ -101,12 +101,8 @@ int main(int argc, char** argv) {
   t.i32 = (int32_t*)osu_shmem_buffer(&o, sizeof(int32_t), 0);
   t.l = (long*)osu_shmem_buffer(&o, sizeof(long), 0);
   t.i64 = (int64_t*)osu_shmem_buffer(&o, sizeof(int64_t), 0);
-  if (me == 0) {
-    char lib[256];
-    osu_shmem_library(lib, sizeof(lib));
-    osu_print_header(&kBench, &o, lib,
-                     "latency: one op per iteration (non-fetching ops + shmem_quiet); rate: W ops + one quiet");
-  }
+  osu_shmem_header(&kBench, &o,
+                   "latency: one op per iteration (non-fetching ops + shmem_quiet); rate: W ops + one quiet");
   const long iters = osu_iters(&kBench, &o, 8), warm = osu_warmup(&kBench, &o, 8);
   const int nb = osu_batches(&o, iters);
   const long per = iters / nb;

@@ -9,11 +9,7 @@ int main(int argc, char** argv) {
   int rc = 0;
   if (!osu_shmem_start(argc, argv, &kBench, &o, &rc)) return rc;
   int me = shmem_my_pe(), npes = shmem_n_pes();
-  if (me == 0) {
-    char lib[256];
-    osu_shmem_library(lib, sizeof(lib));
-    osu_print_header(&kBench, &o, lib, "shmem_barrier_all per iteration, all PEs");
-  }
+  osu_shmem_header(&kBench, &o, "shmem_barrier_all per iteration, all PEs");
   long iters = osu_iters(&kBench, &o, 1);
   int nb = osu_batches(&o, iters);
   double us = 0;

@@ -14,13 +14,8 @@ int main(int argc, char** argv) {
   char* src = (char*)osu_shmem_buffer(&o, o.max_size, 'a');
   char* dst = (char*)osu_shmem_buffer(&o, o.max_size, 'b');
   const long w = o.window;
-  if (me == 0) {
-    char lib[256];
-    osu_shmem_library(lib, sizeof(lib));
-    osu_print_header(&kBench, &o, lib,
-                     o.nbi ? "window of shmem_getmem_nbi + shmem_quiet, PE 0 <- PE 1"
-                           : "window of blocking shmem_getmem, PE 0 <- PE 1");
-  }
+  osu_shmem_header(&kBench, &o, o.nbi ? "window of shmem_getmem_nbi + shmem_quiet, PE 0 <- PE 1"
+                                      : "window of blocking shmem_getmem, PE 0 <- PE 1");
   for (size_t size = o.min_size; size; size = osu_next_size(&o, size)) {
     long iters = osu_iters(&kBench, &o, size);
     int nb = osu_batches(&o, iters);

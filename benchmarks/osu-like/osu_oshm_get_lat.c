@@ -13,13 +13,8 @@ int main(int argc, char** argv) {
   int me = shmem_my_pe();
   char* remote = (char*)osu_shmem_buffer(&o, o.max_size, 'a');
   char* local = (char*)osu_shmem_buffer(&o, o.max_size, 'b');
-  if (me == 0) {
-    char lib[256];
-    osu_shmem_library(lib, sizeof(lib));
-    osu_print_header(&kBench, &o, lib,
-                     o.nbi ? "shmem_getmem_nbi + shmem_quiet per iteration, PE 0 <- PE 1"
-                           : "blocking shmem_getmem per iteration, PE 0 <- PE 1");
-  }
+  osu_shmem_header(&kBench, &o, o.nbi ? "shmem_getmem_nbi + shmem_quiet per iteration, PE 0 <- PE 1"
+                                      : "blocking shmem_getmem per iteration, PE 0 <- PE 1");
   for (size_t size = o.min_size; size; size = osu_next_size(&o, size)) {
     long iters = osu_iters(&kBench, &o, size);
     int nb = osu_batches(&o, iters);

@@ -16,13 +16,10 @@ int main(int argc, char** argv) {
   int me = shmem_my_pe();
   char* src = (char*)osu_shmem_buffer(&o, o.max_size, 'a');
   char* dst = o.global ? g_target : (char*)osu_shmem_buffer(&o, o.max_size, 'b');
-  if (me == 0) {
-    char lib[256], mode[256];
-    osu_shmem_library(lib, sizeof(lib));
-    snprintf(mode, sizeof(mode), "%s + shmem_quiet per iteration, PE 0 -> PE 1, target %s",
-             o.nbi ? "shmem_putmem_nbi" : "shmem_putmem", o.global ? "static global array" : "symmetric heap");
-    osu_print_header(&kBench, &o, lib, mode);
-  }
+  char mode[256];
+  snprintf(mode, sizeof(mode), "%s + shmem_quiet per iteration, PE 0 -> PE 1, target %s",
+           o.nbi ? "shmem_putmem_nbi" : "shmem_putmem", o.global ? "static global array" : "symmetric heap");
+  osu_shmem_header(&kBench, &o, mode);
   for (size_t size = o.min_size; size; size = osu_next_size(&o, size)) {
     long iters = osu_iters(&kBench, &o, size);
     int nb = osu_batches(&o, iters);

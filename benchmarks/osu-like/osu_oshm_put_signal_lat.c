@@ -38,11 +38,7 @@ int main(int argc, char** argv) {
   char* dst = (char*)osu_shmem_buffer(&o, o.max_size, 'b');
   osu_sig_t* sig = (osu_sig_t*)osu_shmem_buffer(&o, sizeof(osu_sig_t), 0);
   osu_sig_t seq = 0; /* grows monotonically over the whole run on both PEs */
-  if (me == 0) {
-    char lib[256];
-    osu_shmem_library(lib, sizeof(lib));
-    osu_print_header(&kBench, &o, lib, OSU_SIGNAL_MODE);
-  }
+  osu_shmem_header(&kBench, &o, OSU_SIGNAL_MODE);
   for (size_t size = o.min_size; size; size = osu_next_size(&o, size)) {
     long iters = osu_iters(&kBench, &o, size);
     int nb = osu_batches(&o, iters);

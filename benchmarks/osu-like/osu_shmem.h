@@ -50,6 +50,14 @@ static inline void osu_shmem_library(char* out, size_t n) {
   snprintf(out, n, "%.200s (OpenSHMEM %d.%d)", name, major, minor);
 }
 
+/* The OSU header lines, printed once (by PE 0), naming the library actually linked. */
+static inline void osu_shmem_header(const osu_bench_t* b, const osu_opts_t* o, const char* mode) {
+  if (shmem_my_pe() != 0) return;
+  char lib[256];
+  osu_shmem_library(lib, sizeof(lib));
+  osu_print_header(b, o, lib, mode);
+}
+
 /* shmem_init + parse + sanity checks. Returns 1 to run, 0 to exit with *rc (after shmem_finalize). */
 static inline int osu_shmem_start(int argc, char** argv, const osu_bench_t* b, osu_opts_t* o, int* rc) {
   shmem_init();
