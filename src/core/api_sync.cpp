@@ -16,36 +16,6 @@ inline const T* vecArg(const char* call, const T* values, size_t nelems) {
   return values;
 }
 
-// _any forms: the scan starts after the index this thread returned last and wraps, so a caller that polls without
-// masking returned indices (status == NULL) sees every ready element in turn instead of always the lowest one.
-// Any ready index is a valid answer; only the choice among several changes.
-thread_local std::size_t t_anyCursor = 0;
-
-template <typename T>
-std::size_t fairTestAny(const char* call, T* ivars, std::size_t n, const int* status, int cmp, const T* values,
-                        T value) {
-  gshmem::ops::requireInit(call);
-  if (n == 0) return SIZE_MAX;
-  std::size_t i = t_anyCursor < n ? t_anyCursor : 0;
-  for (std::size_t k = 0; k < n; ++k, i = (i + 1 == n) ? 0 : i + 1) {
-    if (!(status && status[i]) && gshmem::ops::elemReady(call, ivars, i, cmp, values, value)) {
-      t_anyCursor = i + 1;
-      return i;
-    }
-  }
-  return SIZE_MAX;
-}
-
-template <typename T>
-std::size_t fairWaitUntilAny(const char* call, T* ivars, std::size_t n, const int* status, int cmp, const T* values,
-                             T value) {
-  gshmem::ops::compare(call, cmp, static_cast<T>(0), static_cast<T>(0));  // validates cmp before waiting
-  if (gshmem::ops::allMasked(n, status)) return SIZE_MAX;
-  std::size_t idx = SIZE_MAX;
-  gshmem::waitFor([&] { return (idx = fairTestAny(call, ivars, n, status, cmp, values, value)) != SIZE_MAX; });
-  return idx;
-}
-
 }  // namespace
 
 #define GSHMEM_STRIP(...) __VA_ARGS__
@@ -68,7 +38,7 @@ extern "C" {
   GSHMEM_API1(void, N##_wait_until_all, (T * ivars, size_t nelems, const int* status, int cmp, T cmp_value),           \
               waitUntilAll<T>(call_, ivars, nelems, status, cmp, nullptr, cmp_value))                                  \
   GSHMEM_API1(size_t, N##_wait_until_any, (T * ivars, size_t nelems, const int* status, int cmp, T cmp_value),         \
-              fairWaitUntilAny<T>(call_, ivars, nelems, status, cmp, nullptr, cmp_value))                              \
+              waitUntilAny<T>(call_, ivars, nelems, status, cmp, nullptr, cmp_value))                              \
   GSHMEM_API1(size_t, N##_wait_until_some,                                                                             \
               (T * ivars, size_t nelems, size_t * indices, const int* status, int cmp, T cmp_value),                   \
               waitUntilSome<T>(call_, ivars, nelems, indices, status, cmp, nullptr, cmp_value))                        \
@@ -76,7 +46,7 @@ extern "C" {
               waitUntilAll<T>(call_, ivars, nelems, status, cmp, vecArg(call_, cmp_values, nelems), GSHMEM_ZERO(T)))   \
   GSHMEM_API1(                                                                                                         \
       size_t, N##_wait_until_any_vector, (T * ivars, size_t nelems, const int* status, int cmp, T* cmp_values),        \
-      fairWaitUntilAny<T>(call_, ivars, nelems, status, cmp, vecArg(call_, cmp_values, nelems), GSHMEM_ZERO(T)))       \
+      waitUntilAny<T>(call_, ivars, nelems, status, cmp, vecArg(call_, cmp_values, nelems), GSHMEM_ZERO(T)))       \
   GSHMEM_API1(                                                                                                         \
       size_t, N##_wait_until_some_vector,                                                                              \
       (T * ivars, size_t nelems, size_t * indices, const int* status, int cmp, T* cmp_values),                         \
@@ -84,14 +54,14 @@ extern "C" {
   GSHMEM_API1(int, N##_test_all, (T * ivars, size_t nelems, const int* status, int cmp, T cmp_value),                  \
               testAll<T>(call_, ivars, nelems, status, cmp, nullptr, cmp_value))                                       \
   GSHMEM_API1(size_t, N##_test_any, (T * ivars, size_t nelems, const int* status, int cmp, T cmp_value),               \
-              fairTestAny<T>(call_, ivars, nelems, status, cmp, nullptr, cmp_value))                                   \
+              testAny<T>(call_, ivars, nelems, status, cmp, nullptr, cmp_value))                                   \
   GSHMEM_API1(size_t, N##_test_some,                                                                                   \
               (T * ivars, size_t nelems, size_t * indices, const int* status, int cmp, T cmp_value),                   \
               testSome<T>(call_, ivars, nelems, indices, status, cmp, nullptr, cmp_value))                             \
   GSHMEM_API1(int, N##_test_all_vector, (T * ivars, size_t nelems, const int* status, int cmp, T* cmp_values),         \
               testAll<T>(call_, ivars, nelems, status, cmp, vecArg(call_, cmp_values, nelems), GSHMEM_ZERO(T)))        \
   GSHMEM_API1(size_t, N##_test_any_vector, (T * ivars, size_t nelems, const int* status, int cmp, T* cmp_values),      \
-              fairTestAny<T>(call_, ivars, nelems, status, cmp, vecArg(call_, cmp_values, nelems), GSHMEM_ZERO(T)))    \
+              testAny<T>(call_, ivars, nelems, status, cmp, vecArg(call_, cmp_values, nelems), GSHMEM_ZERO(T)))    \
   GSHMEM_API1(                                                                                                         \
       size_t, N##_test_some_vector,                                                                                    \
       (T * ivars, size_t nelems, size_t * indices, const int* status, int cmp, T* cmp_values),                         \

@@ -279,13 +279,48 @@ inline bool elemReady(const char* call, T* ivars, std::size_t i, int cmp, const 
   return compare(call, cmp, load(&ivars[i]), values ? values[i] : value);
 }
 
+// scan*: one pass over the elements, no progress (wait loops progress in waitFor); test*: the public forms, which
+// drive the remote transport once per call.
+template <typename T>
+inline int scanAll(const char* call, T* ivars, std::size_t n, const int* status, int cmp, const T* values, T value) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (!(status && status[i]) && !elemReady(call, ivars, i, cmp, values, value)) return 0;
+  return 1;
+}
+
+/// _any forms: the scan starts after the index this thread returned last and wraps, so a caller that polls without
+/// masking returned indices (status == NULL) sees every ready element in turn instead of always the lowest one.
+/// Any ready index is a valid answer; only the choice among several changes.
+inline thread_local std::size_t t_any_cursor = 0;
+
+template <typename T>
+inline std::size_t scanAny(const char* call, T* ivars, std::size_t n, const int* status, int cmp, const T* values,
+                           T value) {
+  if (n == 0) return SIZE_MAX;
+  std::size_t i = t_any_cursor < n ? t_any_cursor : 0;
+  for (std::size_t k = 0; k < n; ++k, i = (i + 1 == n) ? 0 : i + 1) {
+    if (!(status && status[i]) && elemReady(call, ivars, i, cmp, values, value)) {
+      t_any_cursor = i + 1;
+      return i;
+    }
+  }
+  return SIZE_MAX;
+}
+
+template <typename T>
+inline std::size_t scanSome(const char* call, T* ivars, std::size_t n, std::size_t* indices, const int* status,
+                            int cmp, const T* values, T value) {
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (!(status && status[i]) && elemReady(call, ivars, i, cmp, values, value)) indices[k++] = i;
+  return k;
+}
+
 template <typename T>
 inline int testAll(const char* call, T* ivars, std::size_t n, const int* status, int cmp, const T* values, T value) {
   requireInit(call);
   pollProgress();
-  for (std::size_t i = 0; i < n; ++i)
-    if (!(status && status[i]) && !elemReady(call, ivars, i, cmp, values, value)) return 0;
-  return 1;
+  return scanAll(call, ivars, n, status, cmp, values, value);
 }
 
 template <typename T>
@@ -293,9 +328,7 @@ inline std::size_t testAny(const char* call, T* ivars, std::size_t n, const int*
                            T value) {
   requireInit(call);
   pollProgress();
-  for (std::size_t i = 0; i < n; ++i)
-    if (!(status && status[i]) && elemReady(call, ivars, i, cmp, values, value)) return i;
-  return SIZE_MAX;
+  return scanAny(call, ivars, n, status, cmp, values, value);
 }
 
 template <typename T>
@@ -303,10 +336,7 @@ inline std::size_t testSome(const char* call, T* ivars, std::size_t n, std::size
                             int cmp, const T* values, T value) {
   requireInit(call);
   pollProgress();
-  std::size_t k = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    if (!(status && status[i]) && elemReady(call, ivars, i, cmp, values, value)) indices[k++] = i;
-  return k;
+  return scanSome(call, ivars, n, indices, status, cmp, values, value);
 }
 
 inline bool allMasked(std::size_t n, const int* status) {
@@ -319,27 +349,30 @@ inline bool allMasked(std::size_t n, const int* status) {
 template <typename T>
 inline void waitUntilAll(const char* call, T* ivars, std::size_t n, const int* status, int cmp, const T* values,
                          T value) {
+  requireInit(call);
   compare(call, cmp, T{}, T{});
-  waitFor([&] { return testAll(call, ivars, n, status, cmp, values, value) != 0; });
+  waitFor([&] { return scanAll(call, ivars, n, status, cmp, values, value) != 0; });
 }
 
 template <typename T>
 inline std::size_t waitUntilAny(const char* call, T* ivars, std::size_t n, const int* status, int cmp,
                                 const T* values, T value) {
+  requireInit(call);
   compare(call, cmp, T{}, T{});
   if (allMasked(n, status)) return SIZE_MAX;
   std::size_t idx = SIZE_MAX;
-  waitFor([&] { return (idx = testAny(call, ivars, n, status, cmp, values, value)) != SIZE_MAX; });
+  waitFor([&] { return (idx = scanAny(call, ivars, n, status, cmp, values, value)) != SIZE_MAX; });
   return idx;
 }
 
 template <typename T>
 inline std::size_t waitUntilSome(const char* call, T* ivars, std::size_t n, std::size_t* indices, const int* status,
                                  int cmp, const T* values, T value) {
+  requireInit(call);
   compare(call, cmp, T{}, T{});
   if (allMasked(n, status)) return 0;
   std::size_t k = 0;
-  waitFor([&] { return (k = testSome(call, ivars, n, indices, status, cmp, values, value)) != 0; });
+  waitFor([&] { return (k = scanSome(call, ivars, n, indices, status, cmp, values, value)) != 0; });
   return k;
 }
 
