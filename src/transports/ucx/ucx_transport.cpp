@@ -113,7 +113,7 @@ class UcxTransport final : public Transport {
   void progress() override {
     ucp_worker_progress(worker_);
     uint64_t now = coarseNs();
-    if (now - last_watch_.load(std::memory_order_relaxed) > kWatchPeriodNs) watchdog(now);
+    if (watchDue(now)) watchdog(now);
   }
 
   /// Endpoint error callback: one line naming the lost PE, then the job ends (unless we are tearing down).
@@ -137,6 +137,12 @@ class UcxTransport final : public Transport {
   Status waitRequest(void* req, int pe, const char* what);
   Status flushPeers(const char* what);
   void watchdog(uint64_t now);
+  /// True when the last watchdog pass is more than kWatchPeriodNs before `now` (another thread may have run one
+  /// after `now` was read: that is not due, not a wrap-around).
+  bool watchDue(uint64_t now) const {
+    uint64_t last = last_watch_.load(std::memory_order_relaxed);
+    return now > last && now - last > kWatchPeriodNs;
+  }
   void startProgressThread();
   void stopProgressThread();
   void teardown(bool collective);
@@ -404,8 +410,11 @@ Status UcxTransport::flushPeers(const char* what) {
   return result;
 }
 
-void UcxTransport::watchdog(uint64_t now) {
+void UcxTransport::watchdog(uint64_t /*caller's clock*/) {
   if (bg_lock_.test_and_set(std::memory_order_acquire)) return;
+  // Read the clock under the lock: a caller's older reading (the progress thread and the application thread both
+  // call here) would make now - bg_start wrap around and report a timeout that never happened.
+  const uint64_t now = coarseNs();
   last_watch_.store(now, std::memory_order_relaxed);
   ucp_request_param_t prm{};
   for (int pe : remote_) {
@@ -413,7 +422,7 @@ void UcxTransport::watchdog(uint64_t now) {
     if (p.bg_req) {
       ucs_status_t s = ucp_request_check_status(p.bg_req);
       if (s == UCS_INPROGRESS) {
-        if (timeout_ns_ && now - p.bg_start > timeout_ns_ && !closing_.load()) {
+        if (timeout_ns_ && now > p.bg_start && now - p.bg_start > timeout_ns_ && !closing_.load()) {
           fprintf(stderr, "gshmem: PE %d: no progress from PE %d for %ld s (operations unacknowledged): ending the job\n",
                   me_, pe, timeout_s_);
           fflush(stderr);
@@ -615,7 +624,7 @@ void UcxTransport::startProgressThread() {
         nanosleep(&ts, nullptr);
       }
       uint64_t now = coarseNs();
-      if (now - last_watch_.load(std::memory_order_relaxed) > kWatchPeriodNs) watchdog(now);
+      if (watchDue(now)) watchdog(now);
     }
   });
 }
