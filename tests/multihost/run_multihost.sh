@@ -121,7 +121,7 @@ case "\$host" in
   h1) ns=$ns1 ;;
   *) echo "multihost agent: unknown host \$host" >&2; exit 1 ;;
 esac
-exec ip netns exec "\$ns" /bin/sh -c "\$*"
+exec ip netns exec "\$ns" unshare --uts /bin/sh -c "hostname \$host; \$*"
 EOF
 chmod +x "$work/agent"
 per=$(( (np + 1) / 2 ))
@@ -141,7 +141,7 @@ launcher=("$mpirun" --allow-run-as-root --oversubscribe --bind-to none --mca plm
 if [ -n "$keep_cmd" ]; then
   export MH_MPIRUN_ARGS="${launcher[*]:1}"
   export MH_VETH=$veth MH_NS0=$ns0 MH_NS1=$ns1
-  ip netns exec "$ns0" /bin/bash -c "$keep_cmd"
+  ip netns exec "$ns0" unshare --uts /bin/bash -c "hostname h0; $keep_cmd"
   exit $?
 fi
 
@@ -156,7 +156,7 @@ shm_before=$(ls /dev/shm 2> /dev/null | grep -i gshmem | sort)
 launch() {
   rm -f "$work"/stderr.pe*
   start=$(date +%s.%N)
-  ip netns exec "$ns0" timeout -k 5 "$timeout_s" "${launcher[@]}" -np "$np" "$work/pe" "$@" > "$work/job" 2>&1 &
+  ip netns exec "$ns0" unshare --uts /bin/sh -c 'hostname h0; exec "$@"' sh timeout -k 5 "$timeout_s" "${launcher[@]}" -np "$np" "$work/pe" "$@" > "$work/job" 2>&1 &
   job=$!
 }
 kill_all() {

@@ -39,136 +39,11 @@
 #include "transports/transport.hpp"
 #include "transports/ucx/ucx_check.hpp"
 
+#include "transports/ucx/ucx_internal.hpp"
+
 namespace gshmem {
+namespace ucxt {
 
-namespace {
-
-constexpr int kMaxRegions = 4;
-constexpr int kThreadMultiple = 3;  // SHMEM_THREAD_MULTIPLE
-
-inline uint64_t nowNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
-}
-
-inline uint64_t coarseNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
-}
-
-// Fixed header of the per-PE card exchanged at connect; worker address and packed rkeys follow it.
-struct CardHeader {
-  uint32_t addr_len;
-  uint32_t nregions;
-  uint64_t base[kMaxRegions];
-  uint64_t size[kMaxRegions];
-  uint32_t rkey_len[kMaxRegions];
-};
-static_assert(sizeof(CardHeader) == 8 + kMaxRegions * 20, "CardHeader is exchanged as raw bytes");
-
-class UcxTransport;
-
-struct ErrArg {
-  UcxTransport* t;
-  int pe;
-};
-
-struct Peer {
-  ucp_ep_h ep = nullptr;
-  uint64_t base[kMaxRegions] = {};
-  ucp_rkey_h rkey[kMaxRegions] = {};
-  std::atomic<uint64_t> posted{0};  ///< operations posted to this peer that need a flush to complete
-  std::atomic<uint64_t> done{0};    ///< `posted` value covered by the last completed flush
-  // Watchdog's background flush; only touched under UcxTransport::bg_lock_.
-  void* bg_req = nullptr;
-  uint64_t bg_target = 0;
-  uint64_t bg_start = 0;
-  ErrArg err{};
-};
-
-void raiseTo(std::atomic<uint64_t>& a, uint64_t v) {
-  uint64_t cur = a.load(std::memory_order_relaxed);
-  while (cur < v && !a.compare_exchange_weak(cur, v, std::memory_order_release, std::memory_order_relaxed)) {
-  }
-}
-
-class UcxTransport final : public Transport {
- public:
-  ~UcxTransport() override { teardown(false); }
-  const char* name() const override { return "ucx"; }
-
-  Status connect(Bootstrap& bs, const std::vector<LocalRegion>& regions, std::vector<PeerReach>* out) override;
-  void disconnect() override { teardown(true); }
-
-  Status putNbi(const RemoteAddr& dst, const void* src, std::size_t n) override;
-  Status get(const RemoteAddr& src, void* dst, std::size_t n) override;
-  Status getNbi(const RemoteAddr& src, void* dst, std::size_t n) override;
-  Status amo(const RemoteAddr& dst, AmoOp op, unsigned size, uint64_t value, uint64_t cond,
-             uint64_t* result) override;
-  Status signalNbi(const RemoteAddr& dst, uint64_t value) override;
-  Status fence() override;
-  Status quiet() override;
-  void progress() override {
-    ucp_worker_progress(worker_);
-    uint64_t now = coarseNs();
-    if (watchDue(now)) watchdog(now);
-  }
-
-  /// Endpoint error callback: one line naming the lost PE, then the job ends (unless we are tearing down).
-  void onPeerError(int pe, ucs_status_t status) {
-    if (closing_.load()) return;
-    lost(pe, ucs_status_string(status));
-  }
-
- private:
-  static constexpr uint64_t kWatchPeriodNs = 1000000;  // 1 ms
-
-  [[noreturn]] void lost(int pe, const char* why) {
-    fprintf(stderr, "gshmem: PE %d: lost PE %d (%s): ending the job\n", me_, pe, why);
-    fflush(stderr);
-    bs_->abortJob(1);
-    _exit(1);
-  }
-
-  Status applyConfig(ucp_config_t* cfg);
-  Status exchangeCards(const std::vector<LocalRegion>& regions, std::vector<char>* all, std::size_t* stride);
-  Status waitRequest(void* req, int pe, const char* what);
-  Status flushPeers(const char* what);
-  void watchdog(uint64_t now);
-  /// True when the last watchdog pass is more than kWatchPeriodNs before `now` (another thread may have run one
-  /// after `now` was read: that is not due, not a wrap-around).
-  bool watchDue(uint64_t now) const {
-    uint64_t last = last_watch_.load(std::memory_order_relaxed);
-    return now > last && now - last > kWatchPeriodNs;
-  }
-  void startProgressThread();
-  void stopProgressThread();
-  void teardown(bool collective);
-
-  Peer& peer(int pe) { return peers_[pe]; }
-  static void markPosted(Peer& p) { p.posted.fetch_add(1, std::memory_order_release); }
-
-  Bootstrap* bs_ = nullptr;
-  int me_ = -1;
-  int npes_ = 0;
-  int nregions_ = 0;
-  bool multi_ = false;
-  uint64_t timeout_ns_ = 0;  // 0: wait forever
-  long timeout_s_ = 0;
-  ucp_context_h ctx_ = nullptr;
-  ucp_worker_h worker_ = nullptr;
-  ucp_mem_h memh_[kMaxRegions] = {};
-  std::unique_ptr<Peer[]> peers_;
-  std::vector<int> remote_;  // every PE but this one
-  std::atomic<bool> closing_{false};
-  std::atomic<uint64_t> last_watch_{0};
-  std::atomic_flag bg_lock_ = ATOMIC_FLAG_INIT;
-  uint64_t junk_[8] = {};  // reply buffer of Set (a swap whose old value nobody reads)
-  std::thread progress_thread_;
-  std::atomic<bool> progress_stop_{false};
-};
 
 void epErrorCallback(void* arg, ucp_ep_h, ucs_status_t status) {
   auto* a = static_cast<ErrArg*>(arg);
@@ -255,7 +130,7 @@ Status UcxTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& regi
   (void)applyConfig(cfg);
   ucp_params_t cp{};
   cp.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS;
-  cp.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64;
+  cp.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_AM;
   cp.mt_workers_shared = multi_ ? 1 : 0;
   cp.estimated_num_eps = static_cast<std::size_t>(npes_);
   ucs_status_t us = ucp_init(&cp, cfg, &ctx_);
@@ -268,6 +143,7 @@ Status UcxTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& regi
   wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
   wp.thread_mode = multi_ ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SINGLE;
   GSHMEM_UCS_CHECK(ucp_worker_create(ctx_, &wp, &worker_));
+  GSHMEM_CHECK(amSetup(regions));  // handlers before any peer can reach this worker (cards come next)
 
   for (int r = 0; r < nregions_; ++r) {
     if (regions[r].size == 0 || regions[r].base == nullptr) continue;
@@ -452,6 +328,8 @@ void UcxTransport::watchdog(uint64_t /*caller's clock*/) {
 
 Status UcxTransport::putNbi(const RemoteAddr& dst, const void* src, std::size_t n) {
   if (n == 0) return Status::Ok;
+  if (n <= agg_max_) return batchPut(dst.pe, dst, src, n);
+  GSHMEM_CHECK(flushBatchTo(dst.pe));  // puts to one peer land in issue order, batched or not
   Peer& p = peer(dst.pe);
   ucp_request_param_t prm{};
   void* r = ucp_put_nbx(p.ep, src, n, p.base[dst.region] + dst.offset, p.rkey[dst.region], &prm);
@@ -462,6 +340,7 @@ Status UcxTransport::putNbi(const RemoteAddr& dst, const void* src, std::size_t 
 
 Status UcxTransport::get(const RemoteAddr& src, void* dst, std::size_t n) {
   if (n == 0) return Status::Ok;
+  GSHMEM_CHECK(flushBatchTo(src.pe));  // a get after a batched put to the same address sees the put
   Peer& p = peer(src.pe);
   ucp_request_param_t prm{};
   void* r = ucp_get_nbx(p.ep, dst, n, p.base[src.region] + src.offset, p.rkey[src.region], &prm);
@@ -470,6 +349,7 @@ Status UcxTransport::get(const RemoteAddr& src, void* dst, std::size_t n) {
 
 Status UcxTransport::getNbi(const RemoteAddr& src, void* dst, std::size_t n) {
   if (n == 0) return Status::Ok;
+  GSHMEM_CHECK(flushBatchTo(src.pe));  // a get after a batched put to the same address sees the put
   Peer& p = peer(src.pe);
   ucp_request_param_t prm{};
   void* r = ucp_get_nbx(p.ep, dst, n, p.base[src.region] + src.offset, p.rkey[src.region], &prm);
@@ -482,6 +362,7 @@ Status UcxTransport::getNbi(const RemoteAddr& src, void* dst, std::size_t n) {
 
 Status UcxTransport::amo(const RemoteAddr& dst, AmoOp op, unsigned size, uint64_t value, uint64_t cond,
                          uint64_t* result) {
+  GSHMEM_CHECK(flushBatchTo(dst.pe));
   Peer& p = peer(dst.pe);
   ucp_atomic_op_t uop;
   uint64_t operand = value;
@@ -535,7 +416,9 @@ Status UcxTransport::amo(const RemoteAddr& dst, AmoOp op, unsigned size, uint64_
 }
 
 Status UcxTransport::fence() {
-  // Only when something is outstanding; UCP orders what follows after what was posted before.
+  // Send the batches, then fence only when something is outstanding; UCP orders what follows after what was
+  // posted before.
+  if (!dirty_.empty()) GSHMEM_CHECK(flushBatches());
   for (int pe : remote_) {
     Peer& p = peer(pe);
     if (p.posted.load(std::memory_order_acquire) != p.done.load(std::memory_order_acquire)) {
@@ -550,7 +433,9 @@ Status UcxTransport::fence() {
 // UCX's TCP transport (put + flush + quiet measured 22 us where an 8-byte get takes 10.6 us); a get issued after
 // a worker fence is executed at the target after every operation posted before the fence, so its reply proves
 // they are complete.
-Status UcxTransport::quiet() {
+Status UcxTransport::quiet() { return batching() ? quietByProbe() : quietByGet(); }
+
+Status UcxTransport::quietByGet() {
   int pes[16];
   void* reqs[16];
   uint64_t targets[16];
@@ -591,21 +476,10 @@ Status UcxTransport::quiet() {
 }
 
 Status UcxTransport::signalNbi(const RemoteAddr& dst, uint64_t value) {
-  // A swap whose old value nobody reads, not counted as posted: the target polls the cell, so its arrival is the
-  // completion, and quiet need not wait for it (a barrier's own signals would otherwise cost the next barrier a
-  // round trip in its quiet).
-  Peer& p = peer(dst.pe);
-  ucp_request_param_t prm{};
-  prm.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER;
-  prm.datatype = ucp_dt_make_contig(8);
-  prm.reply_buffer = &junk_[1];
-  uint64_t op = value;
-  void* r = ucp_atomic_op_nbx(p.ep, UCP_ATOMIC_OP_SWAP, &op, 1, p.base[dst.region] + dst.offset, p.rkey[dst.region],
-                              &prm);
-  if (r == nullptr) return Status::Ok;
-  if (UCS_PTR_IS_ERR(r)) return waitRequest(r, dst.pe, "signal");
-  ucp_request_free(r);
-  return Status::Ok;
+  // An active message with one 8-byte record (ucx_am.cpp): no reply for the target to send, and not counted as
+  // posted (the target polls the cell, so its arrival is the completion; a barrier's own signals would otherwise
+  // cost the next barrier a round trip in its quiet).
+  return signalByAm(dst, value);
 }
 
 // ---------------------------------------------------------------- progress thread and teardown
@@ -700,8 +574,8 @@ void UcxTransport::teardown(bool collective) {
   peers_.reset();
 }
 
-}  // namespace
+}  // namespace ucxt
 
-std::unique_ptr<Transport> ucxTransportCreate() { return std::make_unique<UcxTransport>(); }
+std::unique_ptr<Transport> ucxTransportCreate() { return std::make_unique<ucxt::UcxTransport>(); }
 
 }  // namespace gshmem

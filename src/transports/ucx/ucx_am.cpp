@@ -1,0 +1,262 @@
+// The UCX transport's active-message path: small-put batches, completion probes and synchronization signals.
+//
+// Why. Over UCX's TCP transport every message is a sendmsg (~6 us on the CI machine) and the target must reply to
+// anything that needs an answer. A put followed by quiet costs the put's message, then a probe and its reply: three
+// hops where one round trip would do. Here a small put (<= GSHMEM_UCX_AGGREGATE bytes) is copied into a per-peer
+// batch; quiet sends the batch with "acknowledge" set and waits for the reply, so put + quiet is one round trip and
+// a burst of puts is one message. A signal is one record with no reply at all (a UCP swap costs the target a reply).
+//
+// Contracts.
+// - Batches exist only when the worker is single-threaded (no SHMEM_THREAD_MULTIPLE, no progress thread), so the
+//   application thread alone touches them. A batch is sent at the next quiet, fence, wait/test poll (progress), or
+//   get/AMO to that peer, or when it is full: a PE that puts and then computes without calling gshmem delivers the
+//   put when it next calls in (the same holds for UCX's own pending queues without a progress thread).
+// - Order: records of one message are applied in order; messages on one endpoint arrive in order (one TCP lane);
+//   against UCP RMA/AMO on the same endpoint, flushBatchTo() fences after the batch and quiet fences before it.
+// - The ack of probe n proves that everything sent to that peer before probe n, batched or fenced RMA, is applied.
+// - Records are applied with release stores when 4/8 bytes aligned, so a poller never sees a torn flag.
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+#include "base/config.hpp"
+#include "transports/ucx/ucx_check.hpp"
+#include "transports/ucx/ucx_internal.hpp"
+
+namespace gshmem {
+namespace ucxt {
+
+namespace {
+
+constexpr unsigned kAmBatch = 0x6731;  // UCP active-message ids of this transport
+constexpr unsigned kAmAck = 0x6732;
+constexpr uint32_t kWantAck = 1;
+constexpr std::size_t kBatchBytes = 8192;  // one eager message over TCP (UCX's default segment is 8 KiB)
+
+struct AmHead {
+  uint32_t src;    // sender's PE
+  uint32_t flags;  // kWantAck
+  uint64_t seq;    // probe number when kWantAck
+};
+struct AmRec {
+  uint32_t region;
+  uint32_t len;
+  uint64_t offset;  // into the target's region; `len` bytes follow, padded to 8
+};
+static_assert(sizeof(AmHead) == 16 && sizeof(AmRec) == 16, "wire format");
+
+inline std::size_t pad8(std::size_t n) { return (n + 7) & ~std::size_t(7); }
+
+ucs_status_t batchCallback(void* arg, const void*, size_t, void* data, size_t length, const ucp_am_recv_param_t*) {
+  static_cast<UcxTransport*>(arg)->onBatch(data, length);
+  return UCS_OK;
+}
+
+ucs_status_t ackCallback(void* arg, const void*, size_t, void* data, size_t length, const ucp_am_recv_param_t*) {
+  static_cast<UcxTransport*>(arg)->onAck(data, length);
+  return UCS_OK;
+}
+
+ucp_request_param_t eagerParams() {
+  ucp_request_param_t prm{};
+  prm.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+  prm.flags = UCP_AM_SEND_FLAG_EAGER;
+  return prm;
+}
+
+}  // namespace
+
+Status UcxTransport::amSetup(const std::vector<LocalRegion>& regions) {
+  for (std::size_t r = 0; r < regions.size() && r < kMaxRegions; ++r) {
+    local_base_[r] = regions[r].base;
+    local_size_[r] = regions[r].size;
+  }
+  const std::pair<unsigned, ucp_am_recv_callback_t> handlers[] = {{kAmBatch, batchCallback}, {kAmAck, ackCallback}};
+  for (const auto& h : handlers) {
+    ucp_am_handler_param_t hp{};
+    hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
+    hp.id = h.first;
+    hp.cb = h.second;
+    hp.arg = this;
+    GSHMEM_UCS_CHECK(ucp_worker_set_am_recv_handler(worker_, &hp));
+  }
+  std::size_t want = params().UCX_AGGREGATE;
+  agg_max_ = multi_ ? 0 : (want > kBatchBytes / 4 ? kBatchBytes / 4 : want);
+  return Status::Ok;
+}
+
+// ---------------------------------------------------------------- send side (application thread)
+
+Status UcxTransport::batchPut(int pe, const RemoteAddr& dst, const void* src, std::size_t n) {
+  Peer& p = peer(pe);
+  const std::size_t need = sizeof(AmRec) + pad8(n);
+  if (p.batch_len != 0 && p.batch_len + need > kBatchBytes) GSHMEM_CHECK(sendBatch(pe, false));
+  if (!p.batch) p.batch.reset(new uint64_t[kBatchBytes / sizeof(uint64_t)]);
+  char* b = reinterpret_cast<char*>(p.batch.get());
+  if (p.batch_len == 0) {
+    p.batch_len = sizeof(AmHead);
+    dirty_.push_back(pe);
+  }
+  AmRec rec{static_cast<uint32_t>(dst.region), static_cast<uint32_t>(n), dst.offset};
+  memcpy(b + p.batch_len, &rec, sizeof rec);
+  memcpy(b + p.batch_len + sizeof rec, src, n);
+  p.batch_len += static_cast<uint32_t>(need);
+  return Status::Ok;
+}
+
+Status UcxTransport::sendBatch(int pe, bool want_ack) {
+  Peer& p = peer(pe);
+  if (!p.batch) p.batch.reset(new uint64_t[kBatchBytes / sizeof(uint64_t)]);
+  const bool has_puts = p.batch_len > sizeof(AmHead);
+  if (p.batch_len == 0) p.batch_len = sizeof(AmHead);  // a bare probe
+  AmHead h{static_cast<uint32_t>(me_), want_ack ? kWantAck : 0u, want_ack ? ++p.probe_seq : 0};
+  memcpy(p.batch.get(), &h, sizeof h);
+  ucp_request_param_t prm = eagerParams();
+  void* r = ucp_am_send_nbx(p.ep, kAmBatch, nullptr, 0, p.batch.get(), p.batch_len, &prm);
+  if (has_puts) markPosted(p);
+  Status s = waitRequest(r, pe, "put");  // the batch buffer is reused next: wait for UCX to have sent it
+  p.batch_len = 0;
+  return s;
+}
+
+Status UcxTransport::flushBatches() {
+  Status result = Status::Ok;
+  for (int pe : dirty_) {
+    if (peer(pe).batch_len == 0) continue;
+    Status s = sendBatch(pe, false);
+    if (result == Status::Ok) result = s;
+  }
+  dirty_.clear();
+  return result;
+}
+
+Status UcxTransport::waitAck(int pe, uint64_t seq) {
+  Peer& p = peer(pe);
+  uint64_t start = 0;
+  for (unsigned i = 0; p.acked.load(std::memory_order_acquire) < seq; ++i) {
+    ucp_worker_progress(worker_);
+    if ((i & 1023) == 1023 && timeout_ns_) {
+      uint64_t now = nowNs();
+      if (!start) {
+        start = now;
+      } else if (now - start > timeout_ns_) {
+        fprintf(stderr, "gshmem: PE %d: no progress from PE %d for %ld s (quiet): ending the job\n", me_, pe,
+                timeout_s_);
+        fflush(stderr);
+        return Status::Timeout;
+      }
+      if ((i & 65535) == 65535) sched_yield();
+    }
+  }
+  return Status::Ok;
+}
+
+// quiet with batches: one message per busy peer (its batch, or a bare probe after fenced RMA) and one reply.
+Status UcxTransport::quietByProbe() {
+  int pes[16];
+  uint64_t seqs[16], targets[16];
+  int n = 0;
+  Status result = Status::Ok;
+  bool fenced = false;
+  auto drain = [&]() {
+    for (int i = 0; i < n; ++i) {
+      Status s = waitAck(pes[i], seqs[i]);
+      if (s == Status::Ok) raiseTo(peer(pes[i]).done, targets[i]);
+      else if (result == Status::Ok) result = s;
+    }
+    n = 0;
+  };
+  for (int pe : remote_) {
+    Peer& p = peer(pe);
+    const bool rma = p.posted.load(std::memory_order_acquire) != p.done.load(std::memory_order_acquire);
+    if (!rma && p.batch_len == 0) continue;
+    if (rma && !fenced) {
+      GSHMEM_UCS_CHECK(ucp_worker_fence(worker_));  // the probe is applied after the RMA posted before it
+      fenced = true;
+    }
+    Status s = sendBatch(pe, true);
+    if (s != Status::Ok) return s;
+    pes[n] = pe;
+    seqs[n] = p.probe_seq;
+    targets[n] = p.posted.load(std::memory_order_acquire);
+    if (++n == 16) drain();
+  }
+  dirty_.clear();
+  drain();
+  return result;
+}
+
+Status UcxTransport::signalByAm(const RemoteAddr& dst, uint64_t value) {
+  // One record, no reply. Not counted as posted: the target polls the cell, its arrival is the completion.
+  struct {
+    AmHead h;
+    AmRec r;
+    uint64_t v;
+  } msg{{static_cast<uint32_t>(me_), 0, 0}, {static_cast<uint32_t>(dst.region), 8, dst.offset}, value};
+  Peer& p = peer(dst.pe);
+  ucp_request_param_t prm = eagerParams();
+  void* r = ucp_am_send_nbx(p.ep, kAmBatch, nullptr, 0, &msg, sizeof msg, &prm);
+  return waitRequest(r, dst.pe, "signal");  // `msg` lives in this frame
+}
+
+// ---------------------------------------------------------------- receive side (inside ucp_worker_progress)
+
+void UcxTransport::onBatch(const void* data, std::size_t length) {
+  const char* b = static_cast<const char*>(data);
+  AmHead h;
+  if (length < sizeof h) return;
+  memcpy(&h, b, sizeof h);
+  std::size_t at = sizeof h;
+  while (at + sizeof(AmRec) <= length) {
+    AmRec rec;
+    memcpy(&rec, b + at, sizeof rec);
+    at += sizeof rec;
+    if (at + rec.len > length || rec.region >= kMaxRegions || rec.offset > local_size_[rec.region] ||
+        rec.len > local_size_[rec.region] - rec.offset) {
+      GSHMEM_LOG_ERROR(UCX, "PE %d sent a malformed put record (region %u, offset %" PRIu64 ", %u bytes): dropped",
+                       h.src, rec.region, rec.offset, rec.len);
+      return;
+    }
+    char* to = local_base_[rec.region] + rec.offset;
+    const char* from = b + at;
+    if (rec.len == 8 && (reinterpret_cast<uintptr_t>(to) & 7) == 0) {
+      uint64_t v;
+      memcpy(&v, from, 8);
+      __atomic_store_n(reinterpret_cast<uint64_t*>(to), v, __ATOMIC_RELEASE);
+    } else if (rec.len == 4 && (reinterpret_cast<uintptr_t>(to) & 3) == 0) {
+      uint32_t v;
+      memcpy(&v, from, 4);
+      __atomic_store_n(reinterpret_cast<uint32_t*>(to), v, __ATOMIC_RELEASE);
+    } else {
+      std::atomic_thread_fence(std::memory_order_release);
+      memcpy(to, from, rec.len);
+    }
+    at += pad8(rec.len);
+  }
+  if (!(h.flags & kWantAck)) return;
+  if (h.src >= static_cast<uint32_t>(npes_) || !peer(h.src).ep) {
+    GSHMEM_LOG_ERROR(UCX, "completion probe from unknown PE %u: dropped", h.src);
+    return;
+  }
+  // Acknowledge. ack_out outlives the send; a newer ack overwriting it in flight is harmless (seq only grows).
+  Peer& p = peer(h.src);
+  std::atomic_thread_fence(std::memory_order_release);
+  p.ack_out[0] = static_cast<uint64_t>(me_);
+  p.ack_out[1] = h.seq;
+  ucp_request_param_t prm = eagerParams();
+  void* r = ucp_am_send_nbx(p.ep, kAmAck, nullptr, 0, p.ack_out, sizeof p.ack_out, &prm);
+  if (UCS_PTR_IS_PTR(r)) ucp_request_free(r);  // completes on its own; nobody waits for it
+  else if (UCS_PTR_IS_ERR(r))
+    GSHMEM_LOG_ERROR(UCX, "acknowledging PE %u failed: %s", h.src, ucs_status_string(UCS_PTR_STATUS(r)));
+}
+
+void UcxTransport::onAck(const void* data, std::size_t length) {
+  uint64_t a[2];
+  if (length < sizeof a) return;
+  memcpy(a, data, sizeof a);
+  if (a[0] >= static_cast<uint64_t>(npes_)) return;
+  raiseTo(peer(static_cast<int>(a[0])).acked, a[1]);
+}
+
+}  // namespace ucxt
+}  // namespace gshmem

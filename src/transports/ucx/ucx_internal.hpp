@@ -1,0 +1,184 @@
+// UcxTransport internals shared by ucx_transport.cpp (setup, RMA, AMO, quiet, teardown) and ucx_am.cpp (the
+// active-message path: small-put aggregation, completion probes, signals). Not a public header.
+#pragma once
+#include <sched.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include <ucp/api/ucp.h>
+
+#include "base/log.hpp"
+#include "transports/transport.hpp"
+
+namespace gshmem {
+namespace ucxt {
+
+constexpr int kMaxRegions = 4;
+constexpr int kThreadMultiple = 3;  // SHMEM_THREAD_MULTIPLE
+
+inline uint64_t nowNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+inline uint64_t coarseNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+// Fixed header of the per-PE card exchanged at connect; worker address and packed rkeys follow it.
+struct CardHeader {
+  uint32_t addr_len;
+  uint32_t nregions;
+  uint64_t base[kMaxRegions];
+  uint64_t size[kMaxRegions];
+  uint32_t rkey_len[kMaxRegions];
+};
+static_assert(sizeof(CardHeader) == 8 + kMaxRegions * 20, "CardHeader is exchanged as raw bytes");
+
+class UcxTransport;
+
+struct ErrArg {
+  UcxTransport* t;
+  int pe;
+};
+
+struct Peer {
+  ucp_ep_h ep = nullptr;
+  uint64_t base[kMaxRegions] = {};
+  ucp_rkey_h rkey[kMaxRegions] = {};
+  std::atomic<uint64_t> posted{0};  ///< operations posted to this peer that need a flush to complete
+  std::atomic<uint64_t> done{0};    ///< `posted` value covered by the last completed flush
+  // Watchdog's background flush; only touched under UcxTransport::bg_lock_.
+  void* bg_req = nullptr;
+  uint64_t bg_target = 0;
+  uint64_t bg_start = 0;
+  ErrArg err{};
+  // Active-message path (ucx_am.cpp). `batch` holds small puts not sent yet: an AmHead, then records. It is only
+  // used when the worker is single-threaded, so only the application thread touches it and probe_seq.
+  std::unique_ptr<uint64_t[]> batch;
+  uint32_t batch_len = 0;          ///< bytes in `batch` (0: empty; else starts with the AmHead)
+  uint64_t probe_seq = 0;          ///< last completion probe sent to this peer
+  std::atomic<uint64_t> acked{0};  ///< last probe this peer has acknowledged
+  uint64_t ack_out[2] = {};        ///< our acknowledgement to this peer {our PE, seq}: the reply's send buffer
+};
+
+inline void raiseTo(std::atomic<uint64_t>& a, uint64_t v) {
+  uint64_t cur = a.load(std::memory_order_relaxed);
+  while (cur < v && !a.compare_exchange_weak(cur, v, std::memory_order_release, std::memory_order_relaxed)) {
+  }
+}
+
+class UcxTransport final : public Transport {
+ public:
+  ~UcxTransport() override { teardown(false); }
+  const char* name() const override { return "ucx"; }
+
+  Status connect(Bootstrap& bs, const std::vector<LocalRegion>& regions, std::vector<PeerReach>* out) override;
+  void disconnect() override { teardown(true); }
+
+  Status putNbi(const RemoteAddr& dst, const void* src, std::size_t n) override;
+  Status get(const RemoteAddr& src, void* dst, std::size_t n) override;
+  Status getNbi(const RemoteAddr& src, void* dst, std::size_t n) override;
+  Status amo(const RemoteAddr& dst, AmoOp op, unsigned size, uint64_t value, uint64_t cond,
+             uint64_t* result) override;
+  Status signalNbi(const RemoteAddr& dst, uint64_t value) override;
+  Status fence() override;
+  Status quiet() override;
+  void progress() override {
+    if (!dirty_.empty()) (void)flushBatches();
+    ucp_worker_progress(worker_);
+    uint64_t now = coarseNs();
+    if (watchDue(now)) watchdog(now);
+  }
+
+  /// Endpoint error callback: one line naming the lost PE, then the job ends (unless we are tearing down).
+  void onPeerError(int pe, ucs_status_t status) {
+    if (closing_.load()) return;
+    lost(pe, ucs_status_string(status));
+  }
+
+  // Active-message receive side (ucx_am.cpp), called from ucp_worker_progress on whichever thread progresses.
+  void onBatch(const void* data, std::size_t length);
+  void onAck(const void* data, std::size_t length);
+
+ private:
+  static constexpr uint64_t kWatchPeriodNs = 1000000;  // 1 ms
+
+  [[noreturn]] void lost(int pe, const char* why) {
+    fprintf(stderr, "gshmem: PE %d: lost PE %d (%s): ending the job\n", me_, pe, why);
+    fflush(stderr);
+    bs_->abortJob(1);
+    _exit(1);
+  }
+
+  Status applyConfig(ucp_config_t* cfg);
+  Status exchangeCards(const std::vector<LocalRegion>& regions, std::vector<char>* all, std::size_t* stride);
+  Status waitRequest(void* req, int pe, const char* what);
+  Status flushPeers(const char* what);
+  void watchdog(uint64_t now);
+  /// True when the last watchdog pass is more than kWatchPeriodNs before `now` (another thread may have run one
+  /// after `now` was read: that is not due, not a wrap-around).
+  bool watchDue(uint64_t now) const {
+    uint64_t last = last_watch_.load(std::memory_order_relaxed);
+    return now > last && now - last > kWatchPeriodNs;
+  }
+  // Active-message path (ucx_am.cpp).
+  Status amSetup(const std::vector<LocalRegion>& regions);
+  bool batching() const { return agg_max_ != 0; }
+  Status batchPut(int pe, const RemoteAddr& dst, const void* src, std::size_t n);
+  Status sendBatch(int pe, bool want_ack);
+  Status flushBatches();
+  /// Send `pe`'s pending batch and fence, so an operation posted next (a get, an AMO) is ordered after it.
+  Status flushBatchTo(int pe) {
+    if (peer(pe).batch_len == 0) return Status::Ok;
+    Status s = sendBatch(pe, false);
+    if (s == Status::Ok && ucp_worker_fence(worker_) != UCS_OK) s = Status::Internal;
+    return s;
+  }
+  Status waitAck(int pe, uint64_t seq);
+  Status quietByProbe();
+  Status quietByGet();
+  Status signalByAm(const RemoteAddr& dst, uint64_t value);
+
+  void startProgressThread();
+  void stopProgressThread();
+  void teardown(bool collective);
+
+  Peer& peer(int pe) { return peers_[pe]; }
+  static void markPosted(Peer& p) { p.posted.fetch_add(1, std::memory_order_release); }
+
+  Bootstrap* bs_ = nullptr;
+  int me_ = -1;
+  int npes_ = 0;
+  int nregions_ = 0;
+  bool multi_ = false;
+  uint64_t timeout_ns_ = 0;  // 0: wait forever
+  long timeout_s_ = 0;
+  ucp_context_h ctx_ = nullptr;
+  ucp_worker_h worker_ = nullptr;
+  ucp_mem_h memh_[kMaxRegions] = {};
+  std::unique_ptr<Peer[]> peers_;
+  std::vector<int> remote_;  // every PE but this one
+  std::atomic<bool> closing_{false};
+  std::atomic<uint64_t> last_watch_{0};
+  std::atomic_flag bg_lock_ = ATOMIC_FLAG_INIT;
+  uint64_t junk_[8] = {};  // reply buffer of Set (a swap whose old value nobody reads)
+  std::size_t agg_max_ = 0;        // puts up to this size are batched (0: never; GSHMEM_UCX_AGGREGATE)
+  std::vector<int> dirty_;         // peers whose batch may be non-empty (application thread only)
+  char* local_base_[kMaxRegions] = {};
+  std::size_t local_size_[kMaxRegions] = {};
+  std::thread progress_thread_;
+  std::atomic<bool> progress_stop_{false};
+};
+
+}  // namespace ucxt
+}  // namespace gshmem
