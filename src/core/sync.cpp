@@ -3,6 +3,7 @@
 // each child c has stored the team's epoch into cell c of i's slot, stores the epoch into its own cell in its parent,
 // waits for the parent's epoch in its release cell, then releases its children. Every cell has exactly one writer
 // and only grows, so consecutive barriers never race on a reset. Cells are 64 bytes apart (no false sharing).
+// Teams with members reached through UCX use a dissemination barrier instead (see chooseSyncAlgo).
 // Measured on the 2-core CI machine: a dissemination barrier, where both PEs store and poll at once, costs two
 // cache-line transfers per barrier (~250 ns); the tree's one round trip costs ~130 ns; alternating the tree's root
 // between epochs overlaps consecutive barriers (see teamSyncImpl).
@@ -40,10 +41,39 @@ inline Word lockAmo(const char* call, AmoOp op, long* lock, Word value, Word con
 
 }  // namespace
 
+namespace {
+
+enum SyncAlgo { kSyncTree = 0, kSyncDissemination = 1 };
+
+/// Tree when every member's heap is mapped here (one cache-line round trip per barrier); dissemination when some
+/// member is reached through the remote transport, where a hop costs a message (~5 us over TCP): both PEs of a pair
+/// send at once, so a barrier of 2 hosts costs one hop instead of the tree's arrival + release. Every member
+/// decides alike: "mapped" is the same-node relation (or nobody is mapped, under GSHMEM_TRANSPORTS=ucx).
+int chooseSyncAlgo(const gshmem_team* t) {
+  for (int i = 0; i < t->size; ++i)
+    if (g_rt.peers[t->worldPe(i)].base[kRegionHeap] == nullptr) return kSyncDissemination;
+  return kSyncTree;
+}
+
+/// Dissemination over cells 0..rounds-1 of the team's slot: in round r this PE stores the epoch into cell r of
+/// member (me + 2^r) mod n and waits for its own cell r. Cells only grow, so barriers never reset them.
+void disseminationSync(gshmem_team* t, uint64_t epoch) {
+  const int n = t->size;
+  SyncCell* cells = controlArea()->sync[t->slot];
+  for (int r = 0, dist = 1; dist < n; ++r, dist <<= 1) {
+    signalCell(t, r, t->worldPe((t->my_index + dist) % n), epoch);
+    waitFor([&] { return cells[r].value.load(std::memory_order_acquire) >= epoch; });
+  }
+}
+
+}  // namespace
+
 void teamSyncImpl(gshmem_team* t) {
   const int n = t->size;
   if (n <= 1) return;
   const uint64_t epoch = ++t->epoch;
+  if (GSHMEM_UNLIKELY(t->sync_algo < 0)) t->sync_algo = chooseSyncAlgo(t);
+  if (t->sync_algo == kSyncDissemination) return disseminationSync(t, epoch);
   // Odd epochs use the mirrored tree (root = last member) and their own cells. In back-to-back barriers the PE that
   // left last (a leaf) is then the root, whose children have already arrived: the arrival of one barrier overlaps
   // the release of the previous one, so a steady stream of barriers costs about one one-way latency each.
