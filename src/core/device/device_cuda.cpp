@@ -11,6 +11,8 @@
 //   by its producer into the consumer's memory). Stop-and-wait per (sender, target) pair; a proxy waiting for a
 //   reply keeps serving its own mailbox, so two proxies sending to each other cannot deadlock.
 #include <cuda_runtime.h>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -223,8 +225,29 @@ void proxyExecute(uint64_t tail, uint64_t w0, uint64_t off, uint64_t a0, uint64_
   }
 }
 
+/// Pin the calling (proxy) thread to the CPUs near GPU g.dev, as far as they lie inside the CPUs it may run on
+/// now. Does nothing when the topology does not know them, when none of them is allowed, or when they cover every
+/// allowed CPU (a launcher's binding is never widened or replaced). Best effort: a failure is logged, not fatal.
+void proxyPinNearGpu() {
+  std::vector<int> near;
+  if (!protocols::deviceNearCpus(g.dev, &near)) return;
+  cpu_set_t allowed, want;
+  CPU_ZERO(&allowed);
+  CPU_ZERO(&want);
+  if (pthread_getaffinity_np(pthread_self(), sizeof allowed, &allowed) != 0) return;
+  for (int c : near)
+    if (c >= 0 && c < CPU_SETSIZE && CPU_ISSET(c, &allowed)) CPU_SET(c, &want);
+  const int n = CPU_COUNT(&want);
+  if (n == 0 || n == CPU_COUNT(&allowed)) return;
+  if (int rc = pthread_setaffinity_np(pthread_self(), sizeof want, &want); rc != 0)
+    GSHMEM_LOG_INFO(PROXY, "cannot pin the device proxy thread near GPU %d: %s", g.dev, strerror(rc));
+  else
+    GSHMEM_LOG_DEBUG(PROXY, "device proxy thread pinned to the %d CPU(s) near GPU %d", n, g.dev);
+}
+
 void proxyMain() {
   cudaSetDevice(g.dev);
+  proxyPinNearGpu();  // before the first poll; may load the hwloc topology here (devicePathInit then reuses it)
   uint64_t tail = 0;
   const uint64_t mask = kRingSlots - 1;
   long idle = 0;

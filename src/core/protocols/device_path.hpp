@@ -2,6 +2,8 @@
 // on the device heap and gshmemx_{put,get}mem_on_stream). At init (devicePathInit, called at the end of the
 // device backend's init) every same-node peer with a device heap gets a PeerPath (GPU path class, P2P mapped or
 // not), the selector builds its decision table once, and the staged pipeline (staged_pipeline.hpp) is set up.
+// The GPU path class comes from the hwloc topology (src/base/topology, loaded once per process, with the NVLink
+// pairs CUDA reports added) and falls back to a CUDA P2P heuristic where hwloc is missing or lacks a GPU.
 // Per call, deviceRma() looks the protocol up in the peer's table (no model is evaluated) and runs it:
 //   p2p_ce  cudaMemcpyAsync through the peer's IPC-mapped heap
 //   p2p_sm  an SM copy kernel storing into (or loading from) the peer's IPC-mapped heap (p2p_copy.cu)
@@ -9,6 +11,7 @@
 // Private to src/core. No CUDA types here: the stream is passed as CUstream_st*.
 #pragma once
 #include <cstddef>
+#include <vector>
 
 #include "core/select/protocol.hpp"
 
@@ -23,6 +26,10 @@ bool deviceProtocolsAvailable();
 /// Collective, at the end of the device backend's init (the heap exists and peers are mapped): compute each
 /// peer's device PeerPath, build its decision table, set up the staged pipeline and its server thread.
 void devicePathInit(const char* call, int device, char* heap_base);
+/// The OS indices of the CPUs near CUDA device @p dev (its CPU domain in the hwloc topology), for pinning the
+/// device proxy thread. Loads the topology on first use; thread-safe, not collective.
+/// @return false (and @p cpus empty) when the topology is not available or does not know the GPU.
+bool deviceNearCpus(int dev, std::vector<int>* cpus);
 /// Collective, at the start of the device backend's finalize.
 void devicePathFinalize();
 

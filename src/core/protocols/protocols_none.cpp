@@ -5,6 +5,10 @@ namespace gshmem::protocols {
 bool deviceProtocolsAvailable() { return false; }
 void devicePathInit(const char*, int, char*) {}
 void devicePathFinalize() {}
+bool deviceNearCpus(int, std::vector<int>* cpus) {
+  cpus->clear();
+  return false;
+}
 bool deviceRma(const char*, int, std::size_t, void*, std::size_t, Direction, CUstream_st*, bool) { return false; }
 bool devicePeerPath(int, PeerPath*) { return false; }
 ProtocolId deviceChoice(int, MemPair, Direction, std::size_t) { return ProtocolId::None; }
