@@ -18,14 +18,19 @@ MPI="mpirun --allow-run-as-root -np 2 --bind-to none -x LD_LIBRARY_PATH -x GSHME
   -x GSHMEM_SYMMETRIC_SIZE_DEVICE -x NCCL_NVLS_ENABLE -x NVSHMEM_DISABLE_NVLS -x GSHMEM_LOG_LEVEL"
 date -u +"date %Y-%m-%dT%H:%MZ" | tee "$OUT/summary.txt"
 nvidia-smi -L 2>&1 | tee -a "$OUT/summary.txt"
+echo "libraries: $(ldd "$B/src/libgshmem.so" | grep -E 'not found|hwloc|ucp|mpi' | tr -s ' \t' ' ' | tr '\n' ';')" | tee -a "$OUT/summary.txt"
 declare -A RC
-for p2p in 1 0; do
-  export GSHMEM_P2P=$p2p
-  timeout 80 $MPI "$B/tests/gpu/gpu_device_tests" > "$OUT/tests_p2p$p2p.log" 2>&1
-  RC[tests$p2p]=$?
-  echo "gpu tests GSHMEM_P2P=$p2p: rc ${RC[tests$p2p]}; $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/tests_p2p$p2p.log" | tr '\n' ' ')" | tee -a "$OUT/summary.txt"
-  grep -E "FAILED|Failure|gshmem: PE|WATCHDOG" "$OUT/tests_p2p$p2p.log" | head -20
+# P2P on, P2P off (everything through the CPU proxy), and P2P on with the copy-engine route for device-initiated
+# puts/gets from 64 KiB (GSHMEM_DEVICE_CE_MIN).
+for cfg in 1 0 ce; do
+  export GSHMEM_P2P=${cfg/ce/1} GSHMEM_DEVICE_CE_MIN=off
+  [ $cfg = ce ] && export GSHMEM_DEVICE_CE_MIN=64K
+  timeout 80 $MPI -x GSHMEM_DEVICE_CE_MIN "$B/tests/gpu/gpu_device_tests" > "$OUT/tests_p2p$cfg.log" 2>&1
+  RC[tests$cfg]=$?
+  echo "gpu tests GSHMEM_P2P=$GSHMEM_P2P DEVICE_CE_MIN=$GSHMEM_DEVICE_CE_MIN: rc ${RC[tests$cfg]}; $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/tests_p2p$cfg.log" | tr '\n' ' ')" | tee -a "$OUT/summary.txt"
+  grep -E "FAILED|Failure|gshmem: PE|WATCHDOG" "$OUT/tests_p2p$cfg.log" | head -20
 done
+unset GSHMEM_DEVICE_CE_MIN
 export GSHMEM_P2P=1
 timeout 150 $MPI "$B/benchmarks/gpu/gshmem_gpu_bench" ${GPU_BENCH_ARGS:---variants} > "$OUT/bench_p2p1.log" 2>&1; echo "bench p2p rc $?" >> "$OUT/summary.txt"
 export GSHMEM_P2P=0
@@ -43,8 +48,42 @@ if [ -n "$NV" ]; then
 else
   echo "NVSHMEM Python package not found: no NVSHMEM figures" >> "$OUT/summary.txt"
 fi
+# PROTO (issue 6): device-initiated put sweep (benchmarks/gpu/dsweep.cu) unless DSWEEP=0: SM stores, the proxy's
+# copy engine and the automatic choice interleaved (P2P on), then the staged pipeline (P2P off).
+if [ "${DSWEEP:-1}" != 0 ] && [ -x "$B/benchmarks/gpu/gshmem_dsweep" ]; then
+  : > "$OUT/dsweep.csv"
+  for p2p in 1 0; do
+    export GSHMEM_P2P=$p2p
+    [ $p2p = 1 ] && mode=all || mode=staged
+    [ -n "${DSWEEP_CE_MIN:-}" ] && export GSHMEM_DEVICE_CE_MIN=$DSWEEP_CE_MIN
+    timeout 200 $MPI ${GSHMEM_DEVICE_CE_MIN:+-x GSHMEM_DEVICE_CE_MIN} "$B/benchmarks/gpu/gshmem_dsweep" $mode > "$OUT/dsweep_$mode.log" 2>&1
+    echo "dsweep $mode rc $?" >> "$OUT/summary.txt"
+    grep -E "^(store|ce|auto|staged)," "$OUT/dsweep_$mode.log" >> "$OUT/dsweep.csv"
+  done
+  python3 - "$OUT/dsweep.csv" >> "$OUT/summary.txt" <<'PY'
+import sys, collections
+rows = collections.defaultdict(dict)
+for line in open(sys.argv[1]):
+    m, sc, n, us, gb, ver = line.strip().split(",")
+    rows[(sc, int(n))][m] = (float(us), ver)
+print("---- device-initiated sweep: us per put (auto / best forced)")
+print("scope,bytes,store,ce,staged,auto,best,auto/best,verified")
+worst = 0
+for (sc, n) in sorted(rows, key=lambda k: (["thread", "warp", "block"].index(k[0]), k[1])):
+    r = rows[(sc, n)]
+    forced = {m: r[m][0] for m in ("store", "ce", "staged") if m in r}
+    best = min(forced, key=forced.get)
+    a = r.get("auto", (float("nan"), "-"))[0]
+    ratio = a / forced[best] if forced else float("nan")
+    worst = max(worst, ratio)
+    cell = lambda m: "%.2f" % r[m][0] if m in r else "-"
+    vers = "".join(v[1][0] for v in r.values() if v[1] != "-")
+    print("%s,%d,%s,%s,%s,%s,%s,%.3f,%s" % (sc, n, cell("store"), cell("ce"), cell("staged"), cell("auto"), best, ratio, vers))
+print("worst auto/best: %.3f" % worst)
+PY
+fi
 echo "---- results" >> "$OUT/summary.txt"
 grep -h "^RESULT" "$OUT"/bench_*.log >> "$OUT/summary.txt"
 grep -h "^VARIANT" "$OUT"/bench_*.log >> "$OUT/summary.txt"
 cat "$OUT/summary.txt"
-[ "${RC[tests1]}" = 0 ] && [ "${RC[tests0]}" = 0 ]
+[ "${RC[tests1]}" = 0 ] && [ "${RC[tests0]}" = 0 ] && [ "${RC[testsce]}" = 0 ]

@@ -49,6 +49,21 @@ __global__ void __launch_bounds__(512) bw(char* dst, const char* src, size_t sz,
   if (off < sz) gshmemx_putmem_nbi_block(dst + off, src + off, (off + chunk > sz ? sz - off : chunk), peer);
 }
 
+// Raw fetch-add on the peer's mapped counter, no runtime: GPU scope (CUDA's atomicAdd) vs system scope (what
+// gshmem issues), to see what the scope costs on a round trip over NVLink.
+template <bool kSys>
+__global__ void faddRaw(unsigned long long* q, int iters, unsigned long long* sink) {
+  unsigned long long s = 0, inc = 1;
+  for (int i = 0; i < iters; i++) {
+    unsigned long long r;
+    if (kSys) asm volatile("atom.sys.global.add.u64 %0, [%1], %2;" : "=l"(r) : "l"(q), "l"(inc) : "memory");
+    else asm volatile("atom.gpu.global.add.u64 %0, [%1], %2;" : "=l"(r) : "l"(q), "l"(inc) : "memory");
+    s += r;
+    inc = 1 + (r == ~0ull);
+  }
+  *sink = s;
+}
+
 __global__ void fadd(uint64_t* ctr, int iters, int peer, unsigned long long* sink) {
   unsigned long long s = 0;
   uint64_t inc = 1;
@@ -257,6 +272,20 @@ int main(int argc, char** argv) {
     CK(cudaStreamSynchronize(s));
     CK(cudaEventElapsedTime(&ms, a, b));
     if (pe == 0) printf("RESULT %s_device_fetch_add_u64_round_trip %.3f us\n", mode, ms * 1e3 / iters);
+    auto* q = static_cast<unsigned long long*>(gshmem_ptr(sig + 8, peer));
+    if (variants && pe == 0 && q) {
+      for (int sys = 0; sys < 2; ++sys) {
+        if (sys) faddRaw<true><<<1, 1, 0, s>>>(q, 10, sink);
+        else faddRaw<false><<<1, 1, 0, s>>>(q, 10, sink);
+        CK(cudaEventRecord(a, s));
+        if (sys) faddRaw<true><<<1, 1, 0, s>>>(q, iters, sink);
+        else faddRaw<false><<<1, 1, 0, s>>>(q, iters, sink);
+        CK(cudaEventRecord(b, s));
+        CK(cudaStreamSynchronize(s));
+        CK(cudaEventElapsedTime(&ms, a, b));
+        printf("VARIANT raw_fetch_add_%s_scope %.3f us\n", sys ? "sys" : "gpu", ms * 1e3 / iters);
+      }
+    }
   }
   CK(cudaGetLastError());
   shmem_barrier_all();

@@ -4,8 +4,10 @@
 #define OMPI_SKIP_MPICXX 1
 #include <mpi.h>
 
+#include <gshmem/gshmem.hpp>
 #include <gshmem/nvshmem_compat.h>
 
+#include <cstring>
 #include <vector>
 
 #include "pe_test.hpp"
@@ -184,6 +186,50 @@ TEST_F(Gpu, DeviceRingPutBlockPGAndBarrier) {
   shmem_free(src);
   shmem_free(dst);
   cudaFree(errors);
+}
+
+template <int S>
+__global__ void ceRouteKernel(gshmem::DeviceHandle h, char* dst, const char* src, char* back, size_t n, int right) {
+  gshmem::dev::putmem<S>(h, dst, src, n, right, /*nbi=*/true);  // the copy-engine route returns complete
+  gshmem::dev::getmem<S>(h, back, dst, n, right);
+}
+
+TEST_F(Gpu, LargeDevicePutsAndGetsTakeTheCopyEngineRoute) {
+  // DEVICE_CE_MIN: at or above the threshold a device-initiated put/get to a mapped peer goes through the proxy's
+  // copy engine. Force it for every size on a copy of the handle and check data at thread, warp and block scope.
+  gshmem::DeviceHandle h = gshmem::deviceHandle();
+  if (h.ring.slots == nullptr) GTEST_SKIP() << "no proxy ring (GSHMEM_DEVICE_CE_MIN=off and every peer mapped)";
+  for (int k = 0; k < 3; ++k) h.ce_min[k] = 4096;
+  const size_t n = (1u << 20) + 24;  // not a multiple of anything the copy loops like
+  char* dst = static_cast<char*>(gshmemx_calloc_device(n, 1));
+  char* src = static_cast<char*>(gshmemx_malloc_device(n));
+  char* back = static_cast<char*>(gshmemx_malloc_device(n));
+  std::vector<char> v(n), got(n);
+  const int right = (me_ + 1) % npes_;
+  for (int scope = 0; scope < 3; ++scope) {
+    for (size_t i = 0; i < n; ++i) v[i] = static_cast<char>(i * 131 + me_ * 7 + scope);
+    CK(cudaMemcpy(src, v.data(), n, cudaMemcpyHostToDevice));
+    CK(cudaMemset(back, 0, n));
+    CK(cudaDeviceSynchronize());
+    shmem_barrier_all();
+    if (scope == 0) ceRouteKernel<gshmem::kScopeThread><<<1, 1>>>(h, dst, src, back, n, right);
+    if (scope == 1) ceRouteKernel<gshmem::kScopeWarp><<<1, 32>>>(h, dst, src, back, n, right);
+    if (scope == 2) ceRouteKernel<gshmem::kScopeBlock><<<1, 256>>>(h, dst, src, back, n, right);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(got.data(), back, n, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(memcmp(got.data(), v.data(), n), 0) << "scope " << scope << ": what came back differs";
+    shmem_barrier_all();  // the left PE's put into my dst is complete
+    CK(cudaMemcpy(got.data(), dst, n, cudaMemcpyDeviceToHost));
+    const int left = (me_ + npes_ - 1) % npes_;
+    size_t bad = 0;
+    for (size_t i = 0; i < n; ++i) bad += got[i] != static_cast<char>(i * 131 + left * 7 + scope);
+    EXPECT_EQ(bad, 0u) << "scope " << scope << ": bytes from the left PE differ";
+    shmem_barrier_all();
+  }
+  shmem_free(back);
+  shmem_free(src);
+  shmem_free(dst);
 }
 
 TEST_F(Gpu, DeviceAtomics) {

@@ -109,6 +109,31 @@ char* dataOf(char* seg, int sender) {
   return seg + (sizeof(Inbound) + sizeof(Reply)) * g_rt.n_pes + kChunk * sender;
 }
 
+/// GSHMEM_DEVICE_CE_MIN: "off", one size for every scope, or "thread,warp,block" sizes.
+bool parseCeMin(const std::string& v, uint64_t out[3]) {
+  if (v == "off" || v.empty()) return true;
+  std::vector<std::string> parts;
+  std::size_t at = 0;
+  for (;;) {
+    std::size_t c = v.find(',', at);
+    parts.push_back(v.substr(at, c == std::string::npos ? std::string::npos : c - at));
+    if (c == std::string::npos) break;
+    at = c + 1;
+  }
+  if (parts.size() != 1 && parts.size() != 3) return false;
+  for (int k = 0; k < 3; ++k) {
+    std::size_t x = 0;
+    const std::string& part = parts[parts.size() == 1 ? 0 : k];
+    if (part == "off") {
+      out[k] = ~0ull;
+      continue;
+    }
+    if (!parseSize(part, &x)) return false;
+    out[k] = x;
+  }
+  return true;
+}
+
 void copySync(const char* call, void* dst, const void* src, std::size_t n, cudaStream_t s) {
   DEV_CHECK(call, cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, s));
   DEV_CHECK(call, cudaStreamSynchronize(s));
@@ -205,8 +230,15 @@ void proxyExecute(uint64_t tail, uint64_t w0, uint64_t off, uint64_t a0, uint64_
   const uint32_t op = w0 & 0xff;
   const int pe = static_cast<int>((w0 >> 8) & ((1u << kProxyPeBits) - 1));
   const uint32_t aux = static_cast<uint32_t>(w0 >> 32);
-  if (pe >= g_rt.n_pes || g.peer[pe] != nullptr)
-    fatal(call, "GPU request %u names PE %d, which is not a proxied peer", op, pe);
+  if (pe >= g_rt.n_pes) fatal(call, "GPU request %u names PE %d of %d", op, pe, g_rt.n_pes);
+  if (g.peer[pe] != nullptr) {
+    // The copy-engine route (DeviceHandle::ce_min): a large put/get to a P2P-mapped peer, one cudaMemcpyAsync
+    // through the IPC mapping on the proxy's stream, complete before the request retires.
+    if (op == kProxyPut) copySync(call, g.peer[pe] + off, reinterpret_cast<const void*>(a0), aux, g.pstream);
+    else if (op == kProxyGet) copySync(call, reinterpret_cast<void*>(a0), g.peer[pe] + off, aux, g.pstream);
+    else fatal(call, "GPU request %u names PE %d, which is mapped (only puts and gets take the copy engine)", op, pe);
+    return;
+  }
   unsigned long long* res = &g.results[(tail / 2) % kProxyResults];
   switch (op) {
     case kProxyPut: stagedPut(call, pe, off, reinterpret_cast<const void*>(a0), aux, g.pstream, true); break;
@@ -400,6 +432,15 @@ void backendInit(const char* call) {
     if (!reach) need_proxy = 1;
     GSHMEM_LOG_INFO(INIT, "device heap of PE %d: %s", pe, reach ? "P2P via CUDA IPC" : "CPU proxy");
   }
+  // DEVICE_CE_MIN: large device-initiated puts/gets to mapped peers through the proxy's copy engine (needs the ring).
+  uint64_t ce_min[3] = {~0ull, ~0ull, ~0ull};
+  if (!parseCeMin(p.DEVICE_CE_MIN, ce_min))
+    fatal(call, "GSHMEM_DEVICE_CE_MIN=%s: give off, one size, or three sizes thread,warp,block (e.g. 64K,256K,4M)",
+          p.DEVICE_CE_MIN.c_str());
+  const bool ce_route = ce_min[0] != ~0ull || ce_min[1] != ~0ull || ce_min[2] != ~0ull;
+  bool any_mapped = false;
+  for (int pe = 0; pe < n; ++pe) any_mapped = any_mapped || (pe != me && g.peer[pe] != nullptr);
+  if (ce_route && any_mapped) need_proxy = 1;
   std::vector<int> needs(n);
   if (isError(b.allGather(&need_proxy, needs.data(), sizeof need_proxy))) fatal(call, "bootstrap allgather failed");
   bool any = false;
@@ -416,6 +457,7 @@ void backendInit(const char* call) {
   h.heap_size = g.user;
   h.peer_base = g.d_peer;
   for (int pe = 0; pe < n && pe < kInlinePeers; ++pe) h.peer_base_inline[pe] = g.peer[pe];
+  for (int k = 0; k < 3; ++k) h.ce_min[k] = g.proxy_on ? ce_min[k] : ~0ull;
   h.sync = reinterpret_cast<DeviceSync*>(g.base + g.user);
   h.sync_offset = g.user;
   g.have_handle = true;

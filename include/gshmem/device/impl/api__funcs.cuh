@@ -172,11 +172,12 @@ template <int S>
 GSHMEM_DEVICE_INLINE void putmem(const DeviceHandle& h, void* dst, const void* src, size_t n, int pe,
                                  bool nbi = false) {
   char* p = detail::peerPtr(h, static_cast<char*>(dst), pe);
-  if (p != nullptr) {
+  if (p != nullptr && (n < h.ce_min[S] || !__isGlobal(src))) {
     detail::copy<S>(p, src, n);
     detail::groupSync<S>();
     return;
   }
+  nbi = nbi && p == nullptr;  // the copy-engine route returns complete: later stores need no ordering against it
   detail::groupSync<S>();
   if (detail::groupRank<S>() == 0) {
     const uint64_t off = detail::offsetOf(h, dst);
@@ -208,11 +209,12 @@ template <int S>
 GSHMEM_DEVICE_INLINE void getmem(const DeviceHandle& h, void* dst, const void* src, size_t n, int pe,
                                  bool nbi = false) {
   const char* p = detail::peerPtr(h, static_cast<const char*>(src), pe);
-  if (p != nullptr) {
+  if (p != nullptr && (n < h.ce_min[S] || !__isGlobal(dst))) {
     detail::copy<S>(dst, p, n);
     detail::groupSync<S>();
     return;
   }
+  nbi = nbi && p == nullptr;
   if (detail::groupRank<S>() == 0) {
     const uint64_t off = detail::offsetOf(h, src);
     char* d = static_cast<char*>(dst);

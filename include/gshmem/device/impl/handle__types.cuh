@@ -61,6 +61,10 @@ struct DeviceHandle {
   DeviceSync* sync = nullptr;         ///< this PE's DeviceSync (device address)
   uint64_t sync_offset = 0;           ///< offset of DeviceSync in every heap
   ProxyRing ring;                     ///< ring.slots == nullptr when no peer needs the proxy
+  /// Device-initiated putmem/getmem of at least ce_min[scope] bytes (scope: thread, warp, block) to a P2P-mapped
+  /// peer go through the proxy thread's copy engine instead of SM loads/stores (GSHMEM_DEVICE_CE_MIN); such a call
+  /// returns complete, nbi or not. UINT64_MAX: never.
+  uint64_t ce_min[3] = {~0ull, ~0ull, ~0ull};
 };
 static_assert(std::is_trivially_copyable<DeviceHandle>::value, "DeviceHandle is passed to kernels by value");
 
