@@ -34,9 +34,12 @@ unset GSHMEM_DEVICE_CE_MIN
 export GSHMEM_P2P=1
 timeout 150 $MPI "$B/benchmarks/gpu/gshmem_gpu_bench" ${GPU_BENCH_ARGS:---variants} > "$OUT/bench_p2p1.log" 2>&1; echo "bench p2p rc $?" >> "$OUT/summary.txt"
 export GSHMEM_P2P=0
-timeout 70 $MPI "$B/benchmarks/gpu/gshmem_gpu_bench" --quick > "$OUT/bench_p2p0.log" 2>&1; echo "bench proxy rc $?" >> "$OUT/summary.txt"
-# NVSHMEM, same measurements
-NV=$(python3 -c "import nvidia.nvshmem as m; print(list(m.__path__)[0])" 2>/dev/null)
+if [ "${SKIP_PROXY_BENCH:-0}" = 0 ]; then
+  timeout 70 $MPI "$B/benchmarks/gpu/gshmem_gpu_bench" --quick > "$OUT/bench_p2p0.log" 2>&1; echo "bench proxy rc $?" >> "$OUT/summary.txt"
+fi
+# NVSHMEM, same measurements (SKIP_NVSHMEM=1 skips its build and run)
+NV=
+[ "${SKIP_NVSHMEM:-0}" = 0 ] && NV=$(python3 -c "import nvidia.nvshmem as m; print(list(m.__path__)[0])" 2>/dev/null)
 if [ -n "$NV" ]; then
   nvcc -rdc=true -O2 -arch=sm_90 -std=c++17 -I"$NV/include" $(mpicc --showme:compile) benchmarks/gpu/peers/nvshmem_bench.cu \
     -o "$OUT/../nvshmem_bench.bin" -L"$NV/lib" -l:libnvshmem_host.so.3 "$NV/lib/libnvshmem_device.a" $(mpicc --showme:link) -lcuda \
