@@ -83,6 +83,19 @@ for (sc, n) in sorted(rows, key=lambda k: (["thread", "warp", "block"].index(k[0
     vers = "".join(v[1][0] for v in r.values() if v[1] != "-")
     print("%s,%d,%s,%s,%s,%s,%s,%.3f,%s" % (sc, n, cell("store"), cell("ce"), cell("staged"), cell("auto"), best, ratio, vers))
 print("worst auto/best: %.3f" % worst)
+# Crossovers: where the copy-engine route starts to beat SM stores (linear between the two sizes around the sign
+# change): the values for GSHMEM_DEVICE_CE_MIN (thread,warp,block).
+xs = []
+for sc in ("thread", "warp", "block"):
+    pts = sorted((n, r) for (s, n), r in rows.items() if s == sc and "store" in r and "ce" in r)
+    x = None
+    for (n0, r0), (n1, r1) in zip(pts, pts[1:]):
+        d0, d1 = r0["store"][0] - r0["ce"][0], r1["store"][0] - r1["ce"][0]
+        if d0 < 0 <= d1:
+            x = n0 + (n1 - n0) * (-d0) / (d1 - d0)
+            break
+    xs.append("off" if x is None else "%dK" % round(x / 1024))
+print("measured crossovers (GSHMEM_DEVICE_CE_MIN): " + ",".join(xs))
 PY
 fi
 echo "---- results" >> "$OUT/summary.txt"
