@@ -4,7 +4,7 @@
 
 static const osu_bench_t kBench = {
     "osu_oshm_get_bw", "OpenSHMEM Get Bandwidth Test", OSU_METRIC_BW,
-    OSU_ACCEPT_SIZES | OSU_ACCEPT_NBI | OSU_ACCEPT_WINDOW, 1, (size_t)1 << 20, 1000, 50, 100, 5, 64};
+    OSU_ACCEPT_SIZES | OSU_ACCEPT_NBI | OSU_ACCEPT_WINDOW | OSU_ACCEPT_CUDA, 1, (size_t)1 << 20, 1000, 50, 100, 5, 64};
 
 int main(int argc, char** argv) {
   osu_opts_t o;

@@ -4,7 +4,7 @@
 
 static const osu_bench_t kBench = {
     "osu_oshm_get_lat", "OpenSHMEM Get Latency Test", OSU_METRIC_LATENCY,
-    OSU_ACCEPT_SIZES | OSU_ACCEPT_NBI, 1, (size_t)1 << 20, 10000, 1000, 1000, 100, 0};
+    OSU_ACCEPT_SIZES | OSU_ACCEPT_NBI | OSU_ACCEPT_CUDA, 1, (size_t)1 << 20, 10000, 1000, 1000, 100, 0};
 
 int main(int argc, char** argv) {
   osu_opts_t o;
@@ -30,8 +30,7 @@ int main(int argc, char** argv) {
         OSU_TIMED(osu_warmup(&kBench, &o, size), iters, nb, &us, { shmem_getmem(local, remote, size, 1); });
       }
       osu_print_row(&o, size, us);
-      osu_shmem_check("get", local, 'a', size);
-      memset(local, 'b', size);
+      osu_shmem_check_kind(&o, "get", local, 'a', size, 'b');
     }
   }
   shmem_barrier_all();

@@ -7,7 +7,7 @@ static char g_target[OSU_GLOBAL_MAX];
 
 static const osu_bench_t kBench = {
     "osu_oshm_put_lat", "OpenSHMEM Put Latency Test", OSU_METRIC_LATENCY,
-    OSU_ACCEPT_SIZES | OSU_ACCEPT_NBI | OSU_ACCEPT_GLOBAL, 1, (size_t)1 << 20, 10000, 1000, 1000, 100, 0};
+    OSU_ACCEPT_SIZES | OSU_ACCEPT_NBI | OSU_ACCEPT_GLOBAL | OSU_ACCEPT_CUDA, 1, (size_t)1 << 20, 10000, 1000, 1000, 100, 0};
 
 int main(int argc, char** argv) {
   osu_opts_t o;
@@ -41,8 +41,7 @@ int main(int argc, char** argv) {
     }
     shmem_barrier_all();
     if (me == 1) {
-      osu_shmem_check("put", dst, 'a', size);
-      memset(dst, 'b', size);
+      osu_shmem_check_kind(&o, "put", dst, 'a', size, 'b');
     }
   }
   shmem_barrier_all();

@@ -16,22 +16,46 @@
 #define OSU_SHMEM_SPEC 0
 #endif
 
-/* Buffer allocator per memory kind (UCX ucx_perf_allocator style). Only host is implemented; the
- * option parser rejects -d cuda before anything is allocated. */
+/* Buffer allocator per memory kind (UCX ucx_perf_allocator style): host (the symmetric heap) everywhere; cuda
+ * (GPU symmetric memory) when built against gshmem, whose <shmemx.h> has the device heap. `read` copies a buffer's
+ * bytes into host memory for the correctness checks (device memory is not host-readable). */
 typedef struct {
   osu_mem_kind_t kind;
   const char* name;
   void* (*alloc)(size_t bytes); /* symmetric allocation, collective */
   void (*release)(void* p);     /* collective */
   void (*fill)(void* p, int byte, size_t bytes);
+  void (*read)(void* host, const void* p, size_t bytes);
 } osu_shmem_allocator_t;
 
 static void* osu_host_alloc(size_t bytes) { return shmem_align(4096, bytes ? bytes : 1); }
 static void osu_host_release(void* p) { shmem_free(p); }
 static void osu_host_fill(void* p, int byte, size_t bytes) { memset(p, byte, bytes); }
+static void osu_host_read(void* host, const void* p, size_t bytes) { memcpy(host, p, bytes); }
+
+#if defined(__has_include)
+#if __has_include(<shmemx.h>)
+#include <shmemx.h>
+#endif
+#endif
+#ifdef GSHMEMX_MALLOC_DEVICE /* gshmem: the device symmetric heap; this PE's own copies go through shmem_putmem/getmem */
+static void* osu_cuda_alloc(size_t bytes) { return gshmemx_device_available() ? gshmemx_malloc_device(bytes ? bytes : 1) : NULL; }
+static void osu_cuda_fill(void* p, int byte, size_t bytes) {
+  char* t = (char*)malloc(bytes ? bytes : 1);
+  if (!t) shmem_global_exit(1);
+  memset(t, byte, bytes);
+  shmem_putmem(p, t, bytes, shmem_my_pe());
+  shmem_quiet();
+  free(t);
+}
+static void osu_cuda_read(void* host, const void* p, size_t bytes) { shmem_getmem(host, p, bytes, shmem_my_pe()); }
+#endif
 
 static const osu_shmem_allocator_t osu_shmem_allocators[] = {
-    {OSU_MEM_HOST, "host", osu_host_alloc, osu_host_release, osu_host_fill},
+    {OSU_MEM_HOST, "host", osu_host_alloc, osu_host_release, osu_host_fill, osu_host_read},
+#ifdef GSHMEMX_MALLOC_DEVICE
+    {OSU_MEM_CUDA, "cuda", osu_cuda_alloc, osu_host_release, osu_cuda_fill, osu_cuda_read},
+#endif
 };
 
 static inline const osu_shmem_allocator_t* osu_shmem_allocator(osu_mem_kind_t kind) {
@@ -74,8 +98,16 @@ static inline int osu_shmem_start(int argc, char** argv, const osu_bench_t* b, o
     shmem_finalize();
     return 0;
   }
+#ifdef GSHMEMX_MALLOC_DEVICE
+  if (o->mem == OSU_MEM_CUDA && !gshmemx_device_available()) {
+    if (me == 0) fprintf(stderr, "%s: -d cuda: this PE has no GPU symmetric heap (no GPU, or GSHMEM_SYMMETRIC_SIZE_DEVICE=0)\n", b->prog);
+    *rc = 1;
+    shmem_finalize();
+    return 0;
+  }
+#endif
   if (!osu_shmem_allocator(o->mem)) {
-    if (me == 0) fprintf(stderr, "%s: memory kind not available\n", b->prog);
+    if (me == 0) fprintf(stderr, "%s: memory kind not available in this library (-d cuda needs gshmem with CUDA)\n", b->prog);
     *rc = 1;
     shmem_finalize();
     return 0;
@@ -96,16 +128,35 @@ static inline void* osu_shmem_buffer(const osu_opts_t* o, size_t bytes, int fill
   return p;
 }
 
-/* Untimed correctness check after a size: the first `bytes` of `buf` must all be `byte`. Ends the job
- * (shmem_global_exit) with a message when not, so a broken put/get can never report a good latency. */
-static inline void osu_shmem_check(const char* what, const char* buf, int byte, size_t bytes) {
+/* Untimed correctness check after a size: the first `bytes` of `buf` (of the kind -d chose) must all be `byte`,
+ * then the buffer is refilled with `refill` (< 0: left as is). Ends the job (shmem_global_exit) with a message when
+ * not, so a broken put/get can never report a good latency. */
+static inline void osu_shmem_check_kind(const osu_opts_t* o, const char* what, char* buf, int byte, size_t bytes,
+                                        int refill) {
+  const osu_shmem_allocator_t* a = osu_shmem_allocator(o->mem);
+  char* h = buf;
+  if (o->mem != OSU_MEM_HOST) {
+    h = (char*)malloc(bytes ? bytes : 1);
+    if (!h) shmem_global_exit(1);
+    a->read(h, buf, bytes);
+  }
   for (size_t i = 0; i < bytes; ++i) {
-    if (buf[i] != (char)byte) {
+    if (h[i] != (char)byte) {
       fprintf(stderr, "PE %d: %s: VALIDATION FAILED at byte %zu of %zu (got 0x%02x, want 0x%02x)\n", shmem_my_pe(),
-              what, i, bytes, (unsigned char)buf[i], (unsigned char)byte);
+              what, i, bytes, (unsigned char)h[i], (unsigned char)byte);
       shmem_global_exit(2);
     }
   }
+  if (h != buf) free(h);
+  if (refill >= 0) a->fill(buf, refill, bytes);
+}
+
+/* Host-buffer form, for tests without -d cuda. */
+static inline void osu_shmem_check(const char* what, const char* buf, int byte, size_t bytes) {
+  osu_opts_t host;
+  memset(&host, 0, sizeof(host));
+  host.mem = OSU_MEM_HOST;
+  osu_shmem_check_kind(&host, what, (char*)buf, byte, bytes, -1);
 }
 
 static inline void osu_shmem_release(const osu_opts_t* o, void* p) { osu_shmem_allocator(o->mem)->release(p); }

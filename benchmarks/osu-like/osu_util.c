@@ -185,7 +185,8 @@ int osu_parse(int argc, char** argv, const osu_bench_t* b, osu_opts_t* o, int ve
         if (strcmp(val, "host") == 0) {
           o->mem = OSU_MEM_HOST;
         } else if (strcmp(val, "cuda") == 0) {
-          OSU_FAIL("-d cuda is not supported yet: buffers are host memory only; rerun with -d host");
+          if (!(b->accept & OSU_ACCEPT_CUDA)) OSU_FAIL("this test has no -d cuda (host buffers only)");
+          o->mem = OSU_MEM_CUDA;
         } else {
           OSU_FAIL("unknown memory kind '-d %s' (host|cuda)", val);
         }

@@ -27,6 +27,7 @@ enum {
   OSU_ACCEPT_WINDOW = 1 << 2, /* -W N: operations per completion (bandwidth / rate tests) */
   OSU_ACCEPT_SKIP = 1 << 3,   /* --skip a,b: rows to leave out (atomics) */
   OSU_ACCEPT_SIZES = 1 << 4,  /* -m / -b / -e / -f: the test has a message-size axis */
+  OSU_ACCEPT_CUDA = 1 << 5,   /* -d cuda: buffers in GPU symmetric memory (gshmem's device heap) */
 };
 
 /* What the value column(s) mean. */
@@ -47,7 +48,7 @@ typedef struct {
 
 #define OSU_LARGE_SIZE ((size_t)8192)
 
-/* Memory kinds for buffers (-d). Only host is implemented; cuda is parsed and rejected with a message. */
+/* Memory kinds for buffers (-d). cuda: the test accepts it (OSU_ACCEPT_CUDA) and the library has a device heap. */
 typedef enum { OSU_MEM_HOST = 0, OSU_MEM_CUDA = 1 } osu_mem_kind_t;
 
 /* Parsed command line. */

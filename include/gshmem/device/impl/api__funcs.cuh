@@ -73,7 +73,10 @@ GSHMEM_DEVICE_INLINE bool compare(int cmp, T a, T b) {
 // ------------------------------------------------------------------------------------------ translation
 template <typename T>
 GSHMEM_DEVICE_INLINE T* peerPtr(const DeviceHandle& h, const T* addr, int pe) {
-  char* b = pe < kInlinePeers ? h.peer_base_inline[pe] : h.peer_base[pe];
+  // The inline load is unconditional (index clamped) so the compiler can hoist it out of a caller's loop: a
+  // conditional constant-bank load was reissued after every round trip of a fetch-add loop (+40 ns per op).
+  char* b = h.peer_base_inline[pe < kInlinePeers ? pe : 0];
+  if (pe >= kInlinePeers) b = h.peer_base[pe];
   if (b == nullptr) return nullptr;
   return reinterpret_cast<T*>(b + (reinterpret_cast<const char*>(addr) - h.heap_base));
 }
