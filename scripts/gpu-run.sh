@@ -51,6 +51,18 @@ if [ -n "$NV" ]; then
 else
   echo "NVSHMEM Python package not found: no NVSHMEM figures" >> "$OUT/summary.txt"
 fi
+# The path report (GSHMEM_INFO=1: topology summary, each device peer's class and where it came from) and the
+# osu-like tests with -d cuda (buffers in the GPU symmetric heap, host-initiated put/get), P2P on.
+export GSHMEM_P2P=1
+GSHMEM_INFO=1 timeout 60 $MPI -x GSHMEM_INFO "$B/benchmarks/osu-like/osu_oshm_put_lat" -d cuda -m 8:8 -i 10 > "$OUT/info.log" 2>&1
+grep -E "device PE|class|NVL|GPU" "$OUT/info.log" | head -20 >> "$OUT/summary.txt"
+for t in put_lat get_lat put_bw; do
+  if [ -x "$B/benchmarks/osu-like/osu_oshm_$t" ]; then
+    timeout 60 $MPI "$B/benchmarks/osu-like/osu_oshm_$t" -d cuda -m 8:4M > "$OUT/osu_cuda_$t.log" 2>&1
+    echo "osu_oshm_$t -d cuda rc $?" >> "$OUT/summary.txt"
+    grep -E "^(8|4096|65536|1048576|4194304) " "$OUT/osu_cuda_$t.log" | sed "s/^/osu $t cuda: /" >> "$OUT/summary.txt"
+  fi
+done
 # PROTO (issue 6): device-initiated put sweep (benchmarks/gpu/dsweep.cu) unless DSWEEP=0: SM stores, the proxy's
 # copy engine and the automatic choice interleaved (P2P on), then the staged pipeline (P2P off).
 if [ "${DSWEEP:-1}" != 0 ] && [ -x "$B/benchmarks/gpu/gshmem_dsweep" ]; then
