@@ -468,7 +468,8 @@ void backendInit(const char* call) {
   if (isError(b.barrier())) fatal(call, "bootstrap barrier failed");
   if (p.INFO && me == 0)
     fprintf(stderr, "gshmem:   device heap %s per PE on GPU %d; peers via %s\n",
-            formatSize(p.SYMMETRIC_SIZE_DEVICE).c_str(), g.dev, any ? "CPU proxy (some)" : "P2P");
+            formatSize(p.SYMMETRIC_SIZE_DEVICE).c_str(), g.dev,
+            !any_mapped ? "CPU proxy" : any && !ce_route ? "P2P and CPU proxy" : any ? "P2P (proxy thread: copy-engine route)" : "P2P");
 }
 
 void backendFinalize() {

@@ -163,6 +163,29 @@ GSHMEM_DEVICE_INLINE T fromBits(uint64_t b) {
   return v;
 }
 
+/// The copy-engine route is a shared resource (one proxy thread, one copy queue per GPU): a group takes it only
+/// when no other group of this GPU holds it (a token in this PE's DeviceSync), so a grid of blocks that all put
+/// large pieces keeps its SM bandwidth and the copy engine adds to it instead of serializing every block.
+/// Every thread of the group gets the leader's answer. Release with ceRelease by the leader.
+template <int S>
+GSHMEM_DEVICE_INLINE bool ceAcquire(const DeviceHandle& h) {
+  unsigned long long* tok = &h.sync->pad[0];
+  if constexpr (S == kScopeThread) {
+    return atomicCAS(tok, 0ull, 1ull) == 0ull;
+  } else if constexpr (S == kScopeWarp) {
+    int got = 0;
+    if (groupRank<S>() == 0) got = atomicCAS(tok, 0ull, 1ull) == 0ull;
+    return __shfl_sync(0xffffffffu, got, 0) != 0;
+  } else {
+    __shared__ int got;
+    __syncthreads();  // an earlier call's readers are done with `got`
+    if (groupRank<S>() == 0) got = atomicCAS(tok, 0ull, 1ull) == 0ull;
+    __syncthreads();
+    return got != 0;
+  }
+}
+GSHMEM_DEVICE_INLINE void ceRelease(const DeviceHandle& h) { atomicExch(&h.sync->pad[0], 0ull); }
+
 }  // namespace detail
 
 // ============================================================================================ handle API
@@ -175,7 +198,7 @@ template <int S>
 GSHMEM_DEVICE_INLINE void putmem(const DeviceHandle& h, void* dst, const void* src, size_t n, int pe,
                                  bool nbi = false) {
   char* p = detail::peerPtr(h, static_cast<char*>(dst), pe);
-  if (p != nullptr && (n < h.ce_min[S] || !__isGlobal(src))) {
+  if (p != nullptr && (n < h.ce_min[S] || !__isGlobal(src) || !detail::ceAcquire<S>(h))) {
     detail::copy<S>(p, src, n);
     detail::groupSync<S>();
     return;
@@ -193,17 +216,16 @@ GSHMEM_DEVICE_INLINE void putmem(const DeviceHandle& h, void* dst, const void* s
         memcpy(&v, s + done, c);
         t = detail::proxyPost(h.ring, kProxyPutV, pe, static_cast<uint32_t>(c), off + done, v, 0);
       }
-      if (!nbi && n) detail::proxyWait(h.ring, t);
-      detail::groupSync<S>();
-      return;
-    }
-    for (size_t done = 0; done < n;) {  // aux carries 32 bits of length
-      size_t c = n - done < (size_t(1) << 30) ? n - done : (size_t(1) << 30);
-      t = detail::proxyPost(h.ring, kProxyPut, pe, static_cast<uint32_t>(c), off + done,
-                            reinterpret_cast<uint64_t>(s + done), 0);
-      done += c;
+    } else {
+      for (size_t done = 0; done < n;) {  // aux carries 32 bits of length
+        size_t c = n - done < (size_t(1) << 30) ? n - done : (size_t(1) << 30);
+        t = detail::proxyPost(h.ring, kProxyPut, pe, static_cast<uint32_t>(c), off + done,
+                              reinterpret_cast<uint64_t>(s + done), 0);
+        done += c;
+      }
     }
     if (!nbi && n) detail::proxyWait(h.ring, t);
+    if (p != nullptr) detail::ceRelease(h);
   }
   detail::groupSync<S>();
 }
@@ -212,7 +234,7 @@ template <int S>
 GSHMEM_DEVICE_INLINE void getmem(const DeviceHandle& h, void* dst, const void* src, size_t n, int pe,
                                  bool nbi = false) {
   const char* p = detail::peerPtr(h, static_cast<const char*>(src), pe);
-  if (p != nullptr && (n < h.ce_min[S] || !__isGlobal(dst))) {
+  if (p != nullptr && (n < h.ce_min[S] || !__isGlobal(dst) || !detail::ceAcquire<S>(h))) {
     detail::copy<S>(dst, p, n);
     detail::groupSync<S>();
     return;
@@ -229,16 +251,16 @@ GSHMEM_DEVICE_INLINE void getmem(const DeviceHandle& h, void* dst, const void* s
         const uint64_t v = detail::proxyResult(h.ring, t);
         memcpy(d + done, &v, c);
       }
-      detail::groupSync<S>();
-      return;
+    } else {
+      for (size_t done = 0; done < n;) {
+        size_t c = n - done < (size_t(1) << 30) ? n - done : (size_t(1) << 30);
+        t = detail::proxyPost(h.ring, kProxyGet, pe, static_cast<uint32_t>(c), off + done,
+                              reinterpret_cast<uint64_t>(d + done), 0);
+        done += c;
+      }
+      if (!nbi && n) detail::proxyWait(h.ring, t);
     }
-    for (size_t done = 0; done < n;) {
-      size_t c = n - done < (size_t(1) << 30) ? n - done : (size_t(1) << 30);
-      t = detail::proxyPost(h.ring, kProxyGet, pe, static_cast<uint32_t>(c), off + done,
-                            reinterpret_cast<uint64_t>(d + done), 0);
-      done += c;
-    }
-    if (!nbi && n) detail::proxyWait(h.ring, t);
+    if (p != nullptr) detail::ceRelease(h);
   }
   detail::groupSync<S>();
 }
