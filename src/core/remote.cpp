@@ -47,6 +47,10 @@ void remoteFence(const char* call) {
   if (isError(s)) fatal(call, "fence through %s failed: %s", g_rt.remote->name(), statusString(s));
 }
 
+std::size_t remoteTune(const char* key, std::size_t value) {
+  return g_rt.remote ? g_rt.remote->tune(key, value) : 0;
+}
+
 void remoteQuiet(const char* call) {
   if (!g_rt.remote) return;
   Status s = g_rt.remote->quiet();

@@ -180,6 +180,8 @@ uint64_t remoteAmo(const char* call, const RemoteAddr& ra, AmoOp op, unsigned si
 void remoteSignal(const char* call, const RemoteAddr& ra, uint64_t value);
 void remoteFence(const char* call);
 void remoteQuiet(const char* call);
+/// Calibration hook: Transport::tune on the remote transport (0 when there is none). See transport.hpp.
+std::size_t remoteTune(const char* key, std::size_t value);
 
 // DEVICE: the not-mapped branch of every op: the device heap (core/device) or the remote transport.
 inline void offPut(const char* call, const RemoteAddr& ra, const void* src, std::size_t n) {

@@ -99,6 +99,10 @@ class Transport {
   virtual Status quiet() { return Status::Ok; }
   /// Make progress on incoming and outgoing operations (called from wait loops). Must be cheap when idle.
   virtual void progress() {}
+  /// Calibration hook (benchmarks that interleave forced choices in one process, like protocols::deviceForce):
+  /// set a transport knob now, e.g. "aggregate" = largest batched put in bytes. Not for applications (they use
+  /// the GSHMEM_* variables); SIZE_MAX only reads; unknown keys are ignored. Returns the value in effect after the call.
+  virtual std::size_t tune(const char* key, std::size_t value) { return 0; }
 };
 
 /// Shared-memory transport: maps the memfd-backed regions of every PE on the same node.

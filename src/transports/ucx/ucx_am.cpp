@@ -85,6 +85,14 @@ Status UcxTransport::amSetup(const std::vector<LocalRegion>& regions) {
   return Status::Ok;
 }
 
+std::size_t UcxTransport::tune(const char* key, std::size_t value) {
+  if (std::strcmp(key, "aggregate") != 0) return 0;
+  if (value == SIZE_MAX) return agg_max_;  // read only
+  (void)flushBatches();  // batches already made keep their place in the stream
+  agg_max_ = multi_ ? 0 : (value > kBatchBytes / 4 ? kBatchBytes / 4 : value);
+  return agg_max_;
+}
+
 // ---------------------------------------------------------------- send side (application thread)
 
 Status UcxTransport::batchPut(int pe, const RemoteAddr& dst, const void* src, std::size_t n) {

@@ -100,6 +100,8 @@ class UcxTransport final : public Transport {
     if (watchDue(now)) watchdog(now);
   }
 
+  std::size_t tune(const char* key, std::size_t value) override;
+
   /// Endpoint error callback: one line naming the lost PE, then the job ends (unless we are tearing down).
   void onPeerError(int pe, ucs_status_t status) {
     if (closing_.load()) return;
