@@ -44,14 +44,14 @@ int main(int argc, char** argv) {
     size_t agg;
   };
   const Mode modes[] = {{"direct", 0}, {"batch", cap}, {"auto", dflt}};
-  const int nm = 3, reps = 5;
+  const int nm = 3, reps = 7;
   char* dst = static_cast<char*>(shmem_malloc(max));
   std::vector<char> src(max);
   static int bad;
   if (me == 0) printf("# auto aggregate %zu B, batch %zu B\nmode,bytes,us,verified\n", dflt, cap);
   for (size_t n = 8; n <= max; n *= 2) {
     for (size_t i = 0; i < n; ++i) src[i] = static_cast<char>(pattern(i, n));
-    const int iters = n <= (64u << 10) ? 1000 : n <= (4u << 20) ? 30 : 4;
+    const int iters = n <= (64u << 10) ? 1000 : n <= (4u << 20) ? 30 : n <= (64u << 20) ? 10 : 5;
     std::vector<double> us[3];
     for (int r = 0; r < reps; ++r) {
       for (int k = 0; k < nm; ++k) {
@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
           shmem_putmem(dst, src.data(), n, 1);  // warm-up
           shmem_quiet();
           // The median of 10 batches (as the osu-like programs do): a mean would carry the VM's scheduling stalls.
-          const int nb = iters >= 100 ? 10 : 1, per = iters / nb;
+          const int nb = iters >= 100 ? 10 : iters >= 10 ? 5 : 1, per = iters / nb;
           std::vector<double> batch;
           for (int b = 0; b < nb; ++b) {
             double t0 = nowUs();
