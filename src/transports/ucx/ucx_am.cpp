@@ -140,23 +140,7 @@ Status UcxTransport::flushBatches() {
 
 Status UcxTransport::waitAck(int pe, uint64_t seq) {
   Peer& p = peer(pe);
-  uint64_t start = 0;
-  for (unsigned i = 0; p.acked.load(std::memory_order_acquire) < seq; ++i) {
-    ucp_worker_progress(worker_);
-    if ((i & 1023) == 1023 && timeout_ns_) {
-      uint64_t now = nowNs();
-      if (!start) {
-        start = now;
-      } else if (now - start > timeout_ns_) {
-        fprintf(stderr, "gshmem: PE %d: no progress from PE %d for %ld s (quiet): ending the job\n", me_, pe,
-                timeout_s_);
-        fflush(stderr);
-        return Status::Timeout;
-      }
-      if ((i & 65535) == 65535) sched_yield();
-    }
-  }
-  return Status::Ok;
+  return progressUntil(pe, "quiet", [&] { return p.acked.load(std::memory_order_acquire) >= seq; });
 }
 
 // quiet with batches: one message and one reply per busy peer. A peer with a batch gets it with "acknowledge"

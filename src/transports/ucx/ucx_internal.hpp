@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdint>
 #include <memory>
 #include <thread>
@@ -125,6 +126,27 @@ class UcxTransport final : public Transport {
   Status applyConfig(ucp_config_t* cfg);
   Status exchangeCards(const std::vector<LocalRegion>& regions, std::vector<char>* all, std::size_t* stride);
   Status waitRequest(void* req, int pe, const char* what);
+  /// Progress the worker until done() holds. Bounded by GSHMEM_TIMEOUT: then one line naming `pe` and `what` on
+  /// stderr and Status::Timeout (the caller ends the job). Yields now and then: PEs may outnumber cores.
+  template <typename Done>
+  Status progressUntil(int pe, const char* what, Done&& done) {
+    uint64_t start = 0;
+    for (unsigned i = 0; !done(); ++i) {
+      ucp_worker_progress(worker_);
+      if ((i & 1023) != 1023 || !timeout_ns_) continue;
+      const uint64_t now = nowNs();
+      if (!start) {
+        start = now;
+      } else if (now - start > timeout_ns_) {
+        fprintf(stderr, "gshmem: PE %d: no progress from PE %d for %ld s (%s): ending the job\n", me_, pe, timeout_s_,
+                what);
+        fflush(stderr);
+        return Status::Timeout;
+      }
+      if ((i & 65535) == 65535) sched_yield();
+    }
+    return Status::Ok;
+  }
   Status flushPeers(const char* what);
   void watchdog(uint64_t now);
   /// True when the last watchdog pass is more than kWatchPeriodNs before `now` (another thread may have run one

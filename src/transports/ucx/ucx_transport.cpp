@@ -228,29 +228,13 @@ Status UcxTransport::waitRequest(void* req, int pe, const char* what) {
     GSHMEM_LOG_ERROR(UCX, "%s to PE %d failed: %s", what, pe, ucs_status_string(UCS_PTR_STATUS(req)));
     return ucsToStatus(UCS_PTR_STATUS(req));
   }
-  uint64_t start = 0;
-  for (unsigned i = 0;; ++i) {
-    ucs_status_t s = ucp_request_check_status(req);
-    if (s != UCS_INPROGRESS) {
-      ucp_request_free(req);
-      if (s == UCS_OK) return Status::Ok;
-      GSHMEM_LOG_ERROR(UCX, "%s to PE %d failed: %s", what, pe, ucs_status_string(s));
-      return ucsToStatus(s);
-    }
-    ucp_worker_progress(worker_);
-    if ((i & 1023) == 1023 && timeout_ns_) {
-      uint64_t now = nowNs();
-      if (!start) {
-        start = now;
-      } else if (now - start > timeout_ns_) {
-        fprintf(stderr, "gshmem: PE %d: no progress from PE %d for %ld s (%s): ending the job\n", me_, pe,
-                timeout_s_, what);
-        fflush(stderr);
-        return Status::Timeout;  // the request stays with UCX: the caller ends the job
-      }
-      if ((i & 65535) == 65535) sched_yield();  // PEs may outnumber cores
-    }
-  }
+  ucs_status_t s = UCS_INPROGRESS;
+  Status w = progressUntil(pe, what, [&] { return (s = ucp_request_check_status(req)) != UCS_INPROGRESS; });
+  if (w != Status::Ok) return w;  // the request stays with UCX: the caller ends the job
+  ucp_request_free(req);
+  if (s == UCS_OK) return Status::Ok;
+  GSHMEM_LOG_ERROR(UCX, "%s to PE %d failed: %s", what, pe, ucs_status_string(s));
+  return ucsToStatus(s);
 }
 
 Status UcxTransport::flushPeers(const char* what) {
