@@ -64,6 +64,28 @@ Status paramsLoad(std::string* err) {
   return Status::Ok;
 }
 
+bool parseSizeTriple(const std::string& v, uint64_t out[3]) {
+  for (int k = 0; k < 3; ++k) out[k] = UINT64_MAX;
+  if (v == "off" || v.empty()) return true;
+  std::vector<std::string> parts;
+  std::size_t at = 0;
+  for (;;) {
+    std::size_t c = v.find(',', at);
+    parts.push_back(v.substr(at, c == std::string::npos ? std::string::npos : c - at));
+    if (c == std::string::npos) break;
+    at = c + 1;
+  }
+  if (parts.size() != 1 && parts.size() != 3) return false;
+  for (int k = 0; k < 3; ++k) {
+    const std::string& part = parts[parts.size() == 1 ? 0 : k];
+    if (part == "off") continue;
+    std::size_t x = 0;
+    if (!parseSize(part, &x)) return false;
+    out[k] = x;
+  }
+  return true;
+}
+
 bool parseSize(const std::string& in, std::size_t* out) {
   std::string s = trim(in);
   if (s.empty() || !isdigit(static_cast<unsigned char>(s[0]))) return false;

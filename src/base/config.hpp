@@ -46,6 +46,9 @@ std::string paramCurrent(const ParamInfo& p);
 
 // Parsers, exposed for unit tests. Each returns false on malformed input.
 bool parseSize(const std::string& s, std::size_t* out);
+/// A per-scope size list (GSHMEM_DEVICE_CE_MIN): "off", one size for all three, or "a,b,c"; "off" for an entry
+/// (or the whole value) is UINT64_MAX. False when malformed.
+bool parseSizeTriple(const std::string& s, uint64_t out[3]);
 bool parseInt(const std::string& s, long* out);
 bool parseBool(const std::string& s, bool* out);
 

@@ -140,6 +140,13 @@ int runtimeInit(const char* call, int requested) {
   if (p.MAX_TEAMS < 2 || p.MAX_TEAMS > kMaxTeams)
     fatal(call, "GSHMEM_MAX_TEAMS=%ld is out of range [2, %d]", p.MAX_TEAMS, kMaxTeams);
   if (p.SYMMETRIC_SIZE == 0) fatal(call, "GSHMEM_SYMMETRIC_SIZE must be larger than 0");
+  uint64_t ce_min[3];
+  if (!parseSizeTriple(p.DEVICE_CE_MIN, ce_min))
+    fatal(call, "GSHMEM_DEVICE_CE_MIN='%s' is not valid: give off, one size, or three sizes thread,warp,block "
+          "(e.g. 20K,158K,727K)", p.DEVICE_CE_MIN.c_str());
+  if (p.UCX_AGGREGATE > 2048)
+    fatal(call, "GSHMEM_UCX_AGGREGATE=%s is above the largest batched put (2K); use 0..2K",
+          formatSize(p.UCX_AGGREGATE).c_str());
   g_rt.check = static_cast<int>(p.CHECK);
   g_rt.wait_spins = p.WAIT_SPINS < 0 ? 0 : p.WAIT_SPINS;
   // More PEs than cores on this node: spinning only steals the core from the PE we wait for.

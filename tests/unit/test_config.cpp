@@ -56,6 +56,21 @@ TEST(ParseSize, OverflowIsRejected) {
   EXPECT_EQ(v, std::size_t(16777215) << 40);
 }
 
+TEST(ParseSizeTriple, OffOneOrThree) {
+  uint64_t v[3];
+  ASSERT_TRUE(parseSizeTriple("off", v));
+  for (uint64_t x : v) EXPECT_EQ(x, UINT64_MAX);
+  ASSERT_TRUE(parseSizeTriple("64K", v));
+  for (uint64_t x : v) EXPECT_EQ(x, 65536u);
+  ASSERT_TRUE(parseSizeTriple("20K,158K,off", v));
+  EXPECT_EQ(v[0], 20u * 1024);
+  EXPECT_EQ(v[1], 158u * 1024);
+  EXPECT_EQ(v[2], UINT64_MAX);
+  EXPECT_FALSE(parseSizeTriple("1K,2K", v));
+  EXPECT_FALSE(parseSizeTriple("1K,,2K", v));
+  EXPECT_FALSE(parseSizeTriple("lots", v));
+}
+
 TEST(ParseBool, AcceptedSpellings) {
   for (const char* t : {"1", "y", "yes", "on", "true", "TRUE", "Yes", "ON"}) {
     bool v = false;

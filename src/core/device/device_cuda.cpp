@@ -109,31 +109,6 @@ char* dataOf(char* seg, int sender) {
   return seg + (sizeof(Inbound) + sizeof(Reply)) * g_rt.n_pes + kChunk * sender;
 }
 
-/// GSHMEM_DEVICE_CE_MIN: "off", one size for every scope, or "thread,warp,block" sizes.
-bool parseCeMin(const std::string& v, uint64_t out[3]) {
-  if (v == "off" || v.empty()) return true;
-  std::vector<std::string> parts;
-  std::size_t at = 0;
-  for (;;) {
-    std::size_t c = v.find(',', at);
-    parts.push_back(v.substr(at, c == std::string::npos ? std::string::npos : c - at));
-    if (c == std::string::npos) break;
-    at = c + 1;
-  }
-  if (parts.size() != 1 && parts.size() != 3) return false;
-  for (int k = 0; k < 3; ++k) {
-    std::size_t x = 0;
-    const std::string& part = parts[parts.size() == 1 ? 0 : k];
-    if (part == "off") {
-      out[k] = ~0ull;
-      continue;
-    }
-    if (!parseSize(part, &x)) return false;
-    out[k] = x;
-  }
-  return true;
-}
-
 void copySync(const char* call, void* dst, const void* src, std::size_t n, cudaStream_t s) {
   DEV_CHECK(call, cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, s));
   DEV_CHECK(call, cudaStreamSynchronize(s));
@@ -434,7 +409,7 @@ void backendInit(const char* call) {
   }
   // DEVICE_CE_MIN: large device-initiated puts/gets to mapped peers through the proxy's copy engine (needs the ring).
   uint64_t ce_min[3] = {~0ull, ~0ull, ~0ull};
-  if (!parseCeMin(p.DEVICE_CE_MIN, ce_min))
+  if (!parseSizeTriple(p.DEVICE_CE_MIN, ce_min))
     fatal(call, "GSHMEM_DEVICE_CE_MIN=%s: give off, one size, or three sizes thread,warp,block (e.g. 64K,256K,4M)",
           p.DEVICE_CE_MIN.c_str());
   const bool ce_route = ce_min[0] != ~0ull || ce_min[1] != ~0ull || ce_min[2] != ~0ull;
