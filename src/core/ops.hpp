@@ -210,6 +210,10 @@ inline void putSignal(const char* call, const gshmem_ctx* ctx, void* dst, const 
   uint64_t* s = reinterpret_cast<uint64_t*>(resolve(call, "sig_addr", sig, 8, wpe, &rs));
   if (GSHMEM_UNLIKELY(s == nullptr || d == nullptr)) {
     if (sig_op != kSignalSet && sig_op != kSignalAdd) errorBadSignalOp(call, sig_op);
+    if (!d && !s && rd.region != kRegionDevice && rs.region != kRegionDevice) {  // both through the transport
+      remotePutSignal(call, rd, src, n, rs, signal, sig_op == kSignalAdd);
+      return;
+    }
     if (d) std::memcpy(d, src, n);
     else offPut(call, rd, src, n);
     remoteFence(call);  // the signal lands after the data

@@ -41,6 +41,12 @@ void remoteSignal(const char* call, const RemoteAddr& ra, uint64_t value) {
   if (isError(s)) transportFailed(call, ra, "signal", s);
 }
 
+void remotePutSignal(const char* call, const RemoteAddr& rd, const void* src, std::size_t n, const RemoteAddr& rs,
+                     uint64_t value, bool add) {
+  Status s = remoteFor(call, rd.pe)->putSignal(rd, src, n, rs, value, add);
+  if (isError(s)) transportFailed(call, rd, "put with signal", s);
+}
+
 void remoteFence(const char* call) {
   if (!g_rt.remote) return;
   Status s = g_rt.remote->fence();

@@ -178,6 +178,9 @@ void remoteGet(const char* call, const RemoteAddr& ra, void* dst, std::size_t n)
 uint64_t remoteAmo(const char* call, const RemoteAddr& ra, AmoOp op, unsigned size, uint64_t value, uint64_t cond);
 /// Post an 8-byte store into a synchronization cell the target polls (not waited for by quiet).
 void remoteSignal(const char* call, const RemoteAddr& ra, uint64_t value);
+/// Data then signal (set or add) to one PE through the remote transport (Transport::putSignal).
+void remotePutSignal(const char* call, const RemoteAddr& rd, const void* src, std::size_t n, const RemoteAddr& rs,
+                     uint64_t value, bool add);
 void remoteFence(const char* call);
 void remoteQuiet(const char* call);
 /// Calibration hook: Transport::tune on the remote transport (0 when there is none). See transport.hpp.

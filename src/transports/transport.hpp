@@ -93,6 +93,17 @@ class Transport {
     uint64_t old;
     return amo(dst, AmoOp::Set, 8, value, 0, &old);
   }
+  /// Put `n` bytes to `dst`, then update the 64-bit signal at `sig` (same PE) with `value` (set, or add when
+  /// `add`), the signal ordered after the data. Completion of the data by quiet(). The default is putNbi + fence +
+  /// a Set/Add AMO; a transport may send both in one message.
+  virtual Status putSignal(const RemoteAddr& dst, const void* src, std::size_t n, const RemoteAddr& sig,
+                           uint64_t value, bool add) {
+    Status s = putNbi(dst, src, n);
+    if (s == Status::Ok) s = fence();
+    uint64_t old = 0;
+    if (s == Status::Ok) s = amo(sig, add ? AmoOp::Add : AmoOp::Set, 8, value, 0, &old);
+    return s;
+  }
   /// Order earlier puts/AMOs to each peer before later ones to the same peer.
   virtual Status fence() { return Status::Ok; }
   /// Complete every operation this PE posted through the transport.

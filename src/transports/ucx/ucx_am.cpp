@@ -39,10 +39,12 @@ struct AmHead {
   uint64_t seq;    // probe number when kWantAck
 };
 struct AmRec {
-  uint32_t region;
+  uint32_t region;  // low 24 bits: region; high 8 bits: what to do with the bytes (kRecCopy, kRecAdd)
   uint32_t len;
   uint64_t offset;  // into the target's region; `len` bytes follow, padded to 8
 };
+constexpr uint32_t kRecCopy = 0;  // store the bytes (4/8-byte aligned: one release store)
+constexpr uint32_t kRecAdd = 1;   // 8 bytes: atomic add to the 64-bit word (put-with-signal ADD)
 static_assert(sizeof(AmHead) == 16 && sizeof(AmRec) == 16, "wire format");
 
 inline std::size_t pad8(std::size_t n) { return (n + 7) & ~std::size_t(7); }
@@ -95,7 +97,7 @@ std::size_t UcxTransport::tune(const char* key, std::size_t value) {
 
 // ---------------------------------------------------------------- send side (application thread)
 
-Status UcxTransport::batchPut(int pe, const RemoteAddr& dst, const void* src, std::size_t n) {
+Status UcxTransport::batchPut(int pe, const RemoteAddr& dst, const void* src, std::size_t n, uint32_t op) {
   Peer& p = peer(pe);
   const std::size_t need = sizeof(AmRec) + pad8(n);
   if (p.batch_len != 0 && p.batch_len + need > kBatchBytes) GSHMEM_CHECK(sendBatch(pe, false));
@@ -105,7 +107,7 @@ Status UcxTransport::batchPut(int pe, const RemoteAddr& dst, const void* src, st
     p.batch_len = sizeof(AmHead);
     dirty_.push_back(pe);
   }
-  AmRec rec{static_cast<uint32_t>(dst.region), static_cast<uint32_t>(n), dst.offset};
+  AmRec rec{static_cast<uint32_t>(dst.region) | (op << 24), static_cast<uint32_t>(n), dst.offset};
   memcpy(b + p.batch_len, &rec, sizeof rec);
   memcpy(b + p.batch_len + sizeof rec, src, n);
   p.batch_len += static_cast<uint32_t>(need);
@@ -194,6 +196,15 @@ Status UcxTransport::quietByProbe() {
   return result;
 }
 
+// put-with-signal to a UCX peer: data and signal records in one message, sent at once (the target is waiting).
+Status UcxTransport::putSignal(const RemoteAddr& dst, const void* src, std::size_t n, const RemoteAddr& sig,
+                               uint64_t value, bool add) {
+  if (!batching() || n > agg_max_ || dst.pe != sig.pe) return Transport::putSignal(dst, src, n, sig, value, add);
+  GSHMEM_CHECK(batchPut(dst.pe, dst, src, n));
+  GSHMEM_CHECK(batchPut(sig.pe, sig, &value, 8, add ? kRecAdd : kRecCopy));
+  return sendBatch(dst.pe, false);
+}
+
 Status UcxTransport::signalByAm(const RemoteAddr& dst, uint64_t value) {
   // One record, no reply. Not counted as posted: the target polls the cell, its arrival is the completion.
   struct {
@@ -219,15 +230,21 @@ void UcxTransport::onBatch(const void* data, std::size_t length) {
     AmRec rec;
     memcpy(&rec, b + at, sizeof rec);
     at += sizeof rec;
+    const uint32_t op = rec.region >> 24;
+    rec.region &= 0xffffffu;
     if (at + rec.len > length || rec.region >= kMaxRegions || rec.offset > local_size_[rec.region] ||
-        rec.len > local_size_[rec.region] - rec.offset) {
+        rec.len > local_size_[rec.region] - rec.offset || op > kRecAdd || (op == kRecAdd && rec.len != 8)) {
       GSHMEM_LOG_ERROR(UCX, "PE %d sent a malformed put record (region %u, offset %" PRIu64 ", %u bytes): dropped",
                        h.src, rec.region, rec.offset, rec.len);
       return;
     }
     char* to = local_base_[rec.region] + rec.offset;
     const char* from = b + at;
-    if (rec.len == 8 && (reinterpret_cast<uintptr_t>(to) & 7) == 0) {
+    if (op == kRecAdd) {
+      uint64_t v;
+      memcpy(&v, from, 8);
+      __atomic_fetch_add(reinterpret_cast<uint64_t*>(to), v, __ATOMIC_RELEASE);
+    } else if (rec.len == 8 && (reinterpret_cast<uintptr_t>(to) & 7) == 0) {
       uint64_t v;
       memcpy(&v, from, 8);
       __atomic_store_n(reinterpret_cast<uint64_t*>(to), v, __ATOMIC_RELEASE);

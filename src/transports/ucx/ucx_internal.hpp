@@ -92,6 +92,8 @@ class UcxTransport final : public Transport {
   Status amo(const RemoteAddr& dst, AmoOp op, unsigned size, uint64_t value, uint64_t cond,
              uint64_t* result) override;
   Status signalNbi(const RemoteAddr& dst, uint64_t value) override;
+  Status putSignal(const RemoteAddr& dst, const void* src, std::size_t n, const RemoteAddr& sig, uint64_t value,
+                   bool add) override;
   Status fence() override;
   Status quiet() override;
   void progress() override {
@@ -158,7 +160,7 @@ class UcxTransport final : public Transport {
   // Active-message path (ucx_am.cpp).
   Status amSetup(const std::vector<LocalRegion>& regions);
   bool batching() const { return agg_max_ != 0; }
-  Status batchPut(int pe, const RemoteAddr& dst, const void* src, std::size_t n);
+  Status batchPut(int pe, const RemoteAddr& dst, const void* src, std::size_t n, uint32_t op = 0);
   Status sendBatch(int pe, bool want_ack);
   Status flushBatches();
   /// Send `pe`'s pending batch and fence, so an operation posted next (a get, an AMO) is ordered after it.
