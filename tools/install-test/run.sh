@@ -49,12 +49,17 @@ libdir=$(dirname "$(find "$prefix" -name 'libgshmem.so' | head -n 1)")
 
 step "gshmem-info from the prefix"
 "$prefix/bin/gshmem-info" -v
-"$prefix/bin/gshmem-info" -c | grep -q '^GSHMEM_SYMMETRIC_SIZE=' || fail "gshmem-info -c lacks GSHMEM_SYMMETRIC_SIZE"
+# Capture first: with pipefail, "cmd | grep -q" fails when grep exits at the first match and cmd, still
+# writing, dies of SIGPIPE (the CI failure of 2026-11-22: gshmem-info -c writes more than one pipe buffer).
+info=$("$prefix/bin/gshmem-info" -c) || fail "gshmem-info -c exited with an error"
+grep -q '^GSHMEM_SYMMETRIC_SIZE=' <<<"$info" || fail "gshmem-info -c lacks GSHMEM_SYMMETRIC_SIZE"
 
 step "wrappers"
 "$prefix/bin/gshmemcc" --showme hello.c -o hello
-"$prefix/bin/gshmemcc" --showme -c hello.c | grep -q -- '-lgshmem' && fail "gshmemcc -c must not add link flags"
-"$prefix/bin/gshmemc++" --showme:link | grep -q -- '-lgshmem' || fail "gshmemc++ --showme:link lacks -lgshmem"
+show=$("$prefix/bin/gshmemcc" --showme -c hello.c) || fail "gshmemcc --showme -c exited with an error"
+grep -q -- '-lgshmem' <<<"$show" && fail "gshmemcc -c must not add link flags"
+show=$("$prefix/bin/gshmemc++" --showme:link) || fail "gshmemc++ --showme:link exited with an error"
+grep -q -- '-lgshmem' <<<"$show" || fail "gshmemc++ --showme:link lacks -lgshmem"
 
 step "build hello.c with gshmemcc (separate compile and link) and run on 2 PEs"
 "$prefix/bin/gshmemcc" -O2 -c "$here/hello.c" -o "$work/hello.o"

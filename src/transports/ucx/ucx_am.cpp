@@ -145,9 +145,9 @@ Status UcxTransport::waitAck(int pe, uint64_t seq) {
   return progressUntil(pe, "quiet", [&] { return p.acked.load(std::memory_order_acquire) >= seq; });
 }
 
-// quiet with batches: one message and one reply per busy peer. A peer with a batch gets it with "acknowledge"
-// set; a peer with only UCP RMA outstanding gets the fenced 8-byte get of quietByGet, which measured cheaper than
-// an empty acknowledged batch (put 4 KiB + quiet between namespace hosts: 17.7 vs 24.3 us; the target sends the
+// quiet: one message and one reply per busy peer. A peer with a batch gets it with "acknowledge" set; a peer with
+// only UCP RMA outstanding (always the case without batching) gets a fenced 8-byte get (UcxTransport::quiet says
+// why it proves completion), which measured cheaper than an empty acknowledged batch (put 4 KiB + quiet between namespace hosts: 17.7 vs 24.3 us; the target sends the
 // acknowledgement from inside its active-message callback).
 Status UcxTransport::quietByProbe() {
   int pes[16];
@@ -166,7 +166,9 @@ Status UcxTransport::quietByProbe() {
   };
   for (int pe : remote_) {
     Peer& p = peer(pe);
-    const bool rma = p.posted.load(std::memory_order_acquire) != p.done.load(std::memory_order_acquire);
+    // Read before the probe is posted: an operation another thread posts after it is not covered by it.
+    const uint64_t target = p.posted.load(std::memory_order_acquire);
+    const bool rma = target != p.done.load(std::memory_order_acquire);
     if (!rma && p.batch_len == 0) continue;
     if (rma && !fenced) {
       GSHMEM_UCS_CHECK(ucp_worker_fence(worker_));  // the probe is applied after the RMA posted before it
@@ -180,18 +182,18 @@ Status UcxTransport::quietByProbe() {
     } else {
       ucp_request_param_t prm{};
       void* r = ucp_get_nbx(p.ep, &sink[n], sizeof(uint64_t), p.base[0], p.rkey[0], &prm);
-      if (UCS_PTR_IS_ERR(r)) return waitRequest(r, pe, "quiet");
+      if (UCS_PTR_IS_ERR(r)) return flushPeers("quiet");  // fall back to endpoint flushes
       if (r == nullptr) {
-        raiseTo(p.done, p.posted.load(std::memory_order_acquire));
+        raiseTo(p.done, target);
         continue;
       }
       reqs[n] = r;
     }
     pes[n] = pe;
-    targets[n] = p.posted.load(std::memory_order_acquire);
+    targets[n] = target;
     if (++n == 16) drain();
   }
-  dirty_.clear();
+  if (batching()) dirty_.clear();  // without batching it is always empty (and threads may share quiet)
   drain();
   return result;
 }

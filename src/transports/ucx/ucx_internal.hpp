@@ -172,7 +172,6 @@ class UcxTransport final : public Transport {
   }
   Status waitAck(int pe, uint64_t seq);
   Status quietByProbe();
-  Status quietByGet();
   Status signalByAm(const RemoteAddr& dst, uint64_t value);
 
   void startProgressThread();

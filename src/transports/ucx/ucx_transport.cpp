@@ -421,47 +421,7 @@ Status UcxTransport::fence() {
 // UCX's TCP transport (put + flush + quiet measured 22 us where an 8-byte get takes 10.6 us); a get issued after
 // a worker fence is executed at the target after every operation posted before the fence, so its reply proves
 // they are complete.
-Status UcxTransport::quiet() { return batching() ? quietByProbe() : quietByGet(); }
-
-Status UcxTransport::quietByGet() {
-  int pes[16];
-  void* reqs[16];
-  uint64_t targets[16];
-  uint64_t sink[16];
-  int n = 0;
-  Status result = Status::Ok;
-  bool fenced = false;
-  auto drain = [&]() {
-    for (int i = 0; i < n; ++i) {
-      Status s = waitRequest(reqs[i], pes[i], "quiet");
-      if (s == Status::Ok) raiseTo(peer(pes[i]).done, targets[i]);
-      else if (result == Status::Ok) result = s;
-    }
-    n = 0;
-  };
-  for (int pe : remote_) {
-    Peer& p = peer(pe);
-    uint64_t target = p.posted.load(std::memory_order_acquire);
-    if (target == p.done.load(std::memory_order_acquire)) continue;
-    if (!fenced) {
-      GSHMEM_UCS_CHECK(ucp_worker_fence(worker_));
-      fenced = true;
-    }
-    ucp_request_param_t prm{};
-    void* r = ucp_get_nbx(p.ep, &sink[n], sizeof(uint64_t), p.base[0], p.rkey[0], &prm);
-    if (r == nullptr) {
-      raiseTo(p.done, target);
-      continue;
-    }
-    if (UCS_PTR_IS_ERR(r)) return flushPeers("quiet");  // fall back to endpoint flushes
-    reqs[n] = r;
-    pes[n] = pe;
-    targets[n] = target;
-    if (++n == 16) drain();
-  }
-  drain();
-  return result;
-}
+Status UcxTransport::quiet() { return quietByProbe(); }
 
 Status UcxTransport::signalNbi(const RemoteAddr& dst, uint64_t value) {
   // An active message with one 8-byte record (ucx_am.cpp): no reply for the target to send, and not counted as
