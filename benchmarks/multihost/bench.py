@@ -4,6 +4,10 @@ OpenSHMEM, alternately (the order flips every repetition), and print medians and
 
 Environment (set by run_multihost.sh --keep-up): MH_MPIRUN_ARGS (launcher arguments placing one rank per host),
 UCX_TLS=tcp,self and UCX_NET_DEVICES=<veth>.
+
+--floor BIN (gshmem_tcpfloor) adds, in every repetition, the plain-TCP floor of the same two hosts: one way of a
+ping-pong and a simultaneous exchange. The table then says, per row, the floor and the ratio the floor itself
+would reach against the peer: a target below that ratio cannot be met by any runtime over TCP on this machine.
 """
 import argparse
 import os
@@ -61,13 +65,24 @@ def main():
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--only", default="")
     ap.add_argument("--log", default="")
+    ap.add_argument("--floor", default="", help="gshmem_tcpfloor binary (plain TCP floor, same run)")
     a = ap.parse_args()
     bindirs = {"gshmem": a.gshmem_bin, "oshmem": a.peer_bin}
     rows = [r for r in ROWS if not a.only or r[0] in a.only.split(",")]
     vals = {(r[0], i): [] for r in rows for i in bindirs}
     logf = open(a.log, "w") if a.log else None
     errors = 0
+    floor = {"pingpong_oneway": [], "exchange": []}
     for rep in range(a.reps):
+        if a.floor:
+            cmd = ["mpirun"] + shlex.split(os.environ["MH_MPIRUN_ARGS"]) + ["-np", "2", a.floor]
+            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+            if logf:
+                logf.write("==== rep %d floor rc=%d\n%s\n" % (rep, p.returncode, p.stdout))
+            for k in floor:
+                v = parse(p.stdout, k, 0)
+                if p.returncode == 0 and v is not None:
+                    floor[k].append(v)
         order = ["gshmem", "oshmem"] if rep % 2 == 0 else ["oshmem", "gshmem"]
         for key, prog, args, rowkey, col, _, _ in rows:
             for impl in order:
@@ -81,8 +96,16 @@ def main():
                     continue
                 vals[(key, impl)].append(v)
         sys.stderr.write("bench: repetition %d/%d done\n" % (rep + 1, a.reps))
-    print("| operation | gshmem (median) | Open MPI SHMEM (median) | ratio gshmem/peer | target | met |")
-    print("|---|---|---|---|---|---|")
+    # The plain-TCP floor of each latency row: one way (put + quiet is a round trip: batch + acknowledgement).
+    fl = {k: statistics.median(v) for k, v in floor.items() if v}
+    floor_of = {}
+    if fl:
+        ow, ex = fl.get("pingpong_oneway"), fl.get("exchange")
+        floor_of = {"put_lat": 2 * ow if ow else None, "get_lat": 2 * ow if ow else None,
+                    "fadd": 2 * ow if ow else None, "barrier": ex, "put_signal": ow}
+    fhead = " TCP floor | floor/peer |" if fl else ""
+    print("| operation | gshmem (median) | Open MPI SHMEM (median) | ratio gshmem/peer | target | met |" + fhead)
+    print("|---|---|---|---|---|---|" + ("---|---|" if fl else ""))
     for key, prog, args, rowkey, col, hib, title in rows:
         g, o = vals[(key, "gshmem")], vals[(key, "oshmem")]
         if not g or not o:
@@ -92,7 +115,16 @@ def main():
         ratio = mg / mo
         cmp, t = TARGET[key]
         met = ratio <= t if cmp == "<=" else ratio >= t
-        print("| %s | %.2f | %.2f | %.3f | %s %.1f | %s |" % (title, mg, mo, ratio, cmp, t, "yes" if met else "NO"))
+        fcol = ""
+        if fl:
+            f = floor_of.get(key)
+            fcol = " %.2f | %.3f |" % (f, f / mo) if f else " - | - |"
+        print("| %s | %.2f | %.2f | %.3f | %s %.1f | %s |%s" % (title, mg, mo, ratio, cmp, t, "yes" if met else "NO",
+                                                              fcol))
+    if fl:
+        print("\nPlain TCP on the same hosts, same run (gshmem_tcpfloor, median of %d): one way %.2f us (a round trip "
+              "is twice that), simultaneous exchange %.2f us (the floor of a 2-PE barrier)." %
+              (len(floor["exchange"]), fl.get("pingpong_oneway", 0), fl.get("exchange", 0)))
     print("\n(%d repetitions, alternating order; per-run values: %s)" %
           (a.reps, "; ".join("%s %s %s" % (k, i, [round(x, 2) for x in v]) for (k, i), v in vals.items())))
     return 1 if errors else 0

@@ -30,6 +30,8 @@ for p in put_lat get_lat atomics barrier put_bw put_signal_lat; do
     oshcc -O2 -o "$peer/osu_oshm_$p" "$src" "$repo/benchmarks/osu-like/osu_util.c"
   fi
 done
+floor=$build/benchmarks/multihost/gshmem_tcpfloor
+[ -x "$floor" ] && extra+=(--floor "$floor")  # the plain-TCP floor, same run (cmake --build $build --target gshmem_tcpfloor)
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -n), UCX $(ucx_info -v | sed -n 's/# Version //p'), UCX_TLS=tcp,self over veth"
 exec "$repo/tests/multihost/run_multihost.sh" --np 2 --keep-up \
   "python3 $here/bench.py --gshmem-bin $bin --peer-bin $peer --reps $reps ${extra[*]:-}"
