@@ -214,6 +214,7 @@ int runtimeInit(const char* call, int requested) {
     if (!ucx) fatal(call, "PEs on other nodes (or GSHMEM_TRANSPORTS=ucx) need UCX, and this build has no UCX");
     std::vector<PeerReach> ureach;
     if (isError(ucx->connect(b, regions, &ureach))) fatal(call, "UCX transport setup failed");
+    ucx->tune("wait_spins", static_cast<std::size_t>(g_rt.wait_spins));  // its blocking waits yield alike
     for (int pe = 0; pe < g_rt.n_pes; ++pe) {
       if (g_rt.peer_table[pe].base[kRegionHeap]) continue;
       if (!(ureach[pe].caps & kCapRma)) fatal(call, "PE %d cannot be reached by any transport", pe);

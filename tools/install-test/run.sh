@@ -24,6 +24,7 @@ if "$mpiexec" --version 2>&1 | grep -Eq "Open MPI|OpenRTE|open-mpi"; then
   [[ "$(id -u)" -eq 0 ]] && mpi+=(--allow-run-as-root)
   mpi+=(--oversubscribe)
 fi
+mpibase=("${mpi[@]}")  # without -np
 mpi+=(-np 2)
 
 # Run a program on 2 PEs; require both PEs to report OK.
@@ -69,6 +70,20 @@ run2 "$work/hello"
 step "build hello.c as C++ with gshmemc++ in one step and run on 2 PEs"
 "$prefix/bin/gshmemc++" -x c++ "$here/hello.c" -o "$work/hello_cxx"
 run2 "$work/hello_cxx"
+
+step "the spec-style programs of tests/programs, built with the installed gshmemcc, on 2 and 4 PEs"
+# As an OpenSHMEM user would: nothing of the build tree, only the wrapper; each must print its SUCCESS line.
+programs=$(cd "$here/../../tests/programs" && pwd)
+for src in "$programs"/*.c; do
+  name=$(basename "$src" .c)
+  "$prefix/bin/gshmemcc" -std=c11 -O2 "$src" -o "$work/prog_$name" || fail "gshmemcc could not build $name.c"
+  for np in 2 4; do
+    out=$("${mpibase[@]}" -np "$np" "$work/prog_$name" 2>&1) \
+      || { echo "$out"; fail "$name on $np PEs exited with an error"; }
+    grep -q "SUCCESS" <<<"$out" || { echo "$out"; fail "$name on $np PEs did not print SUCCESS"; }
+  done
+  echo "$name: built with gshmemcc, SUCCESS on 2 and 4 PEs"
+done
 
 step "find_package(gshmem) project"
 "$cmake" -S "$here/find-package" -B "$work/find-package" -DCMAKE_PREFIX_PATH="$prefix" >"$work/find-package.log" \

@@ -88,6 +88,10 @@ Status UcxTransport::amSetup(const std::vector<LocalRegion>& regions) {
 }
 
 std::size_t UcxTransport::tune(const char* key, std::size_t value) {
+  if (std::strcmp(key, "wait_spins") == 0) {  // the core's wait policy (GSHMEM_WAIT_SPINS, less when oversubscribed)
+    if (value != SIZE_MAX) yield_after_ = value;
+    return yield_after_;
+  }
   if (std::strcmp(key, "aggregate") != 0) return 0;
   if (value == SIZE_MAX) return agg_max_;  // read only
   (void)flushBatches();  // batches already made keep their place in the stream

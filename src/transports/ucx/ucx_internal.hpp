@@ -129,12 +129,15 @@ class UcxTransport final : public Transport {
   Status exchangeCards(const std::vector<LocalRegion>& regions, std::vector<char>* all, std::size_t* stride);
   Status waitRequest(void* req, int pe, const char* what);
   /// Progress the worker until done() holds. Bounded by GSHMEM_TIMEOUT: then one line naming `pe` and `what` on
-  /// stderr and Status::Timeout (the caller ends the job). Yields now and then: PEs may outnumber cores.
+  /// stderr and Status::Timeout (the caller ends the job). After yield_after_ polls it yields the CPU at every
+  /// poll, as the core's wait loops do: where PEs outnumber cores, the PE that must answer (a get or an AMO over
+  /// TCP is served by the target's progress) may be waiting for this core.
   template <typename Done>
   Status progressUntil(int pe, const char* what, Done&& done) {
     uint64_t start = 0;
-    for (unsigned i = 0; !done(); ++i) {
+    for (unsigned long i = 0; !done(); ++i) {
       ucp_worker_progress(worker_);
+      if (i >= yield_after_) sched_yield();
       if ((i & 1023) != 1023 || !timeout_ns_) continue;
       const uint64_t now = nowNs();
       if (!start) {
@@ -145,7 +148,6 @@ class UcxTransport final : public Transport {
         fflush(stderr);
         return Status::Timeout;
       }
-      if ((i & 65535) == 65535) sched_yield();
     }
     return Status::Ok;
   }
@@ -197,6 +199,7 @@ class UcxTransport final : public Transport {
   std::atomic<uint64_t> last_watch_{0};
   std::atomic_flag bg_lock_ = ATOMIC_FLAG_INIT;
   uint64_t junk_[8] = {};  // reply buffer of Set (a swap whose old value nobody reads)
+  unsigned long yield_after_ = 2048;  // polls before progressUntil yields at each poll (core's wait policy)
   std::size_t agg_max_ = 0;        // puts up to this size are batched (0: never; GSHMEM_UCX_AGGREGATE)
   std::vector<int> dirty_;         // peers whose batch may be non-empty (application thread only)
   char* local_base_[kMaxRegions] = {};
