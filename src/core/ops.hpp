@@ -251,11 +251,24 @@ inline T load(const T* ivar) {
   return __atomic_load_n(const_cast<T*>(ivar), __ATOMIC_ACQUIRE);
 }
 
+/// A wait/test variable must be symmetric (the specification's "remotely accessible"): a PE waiting on anything
+/// else waits forever, since no other PE can write it. Checked with GSHMEM_CHECK >= 1, like the RMA addresses.
+template <typename T>
+inline void checkIvars(const char* call, const T* ivars, std::size_t n) {
+  requireInit(call);
+  if (n == 0) return;
+  if (GSHMEM_UNLIKELY(ivars == nullptr)) errorNull(call, "ivars");
+  if (GSHMEM_UNLIKELY(reinterpret_cast<uintptr_t>(ivars) % alignof(T))) errorMisaligned(call, ivars, alignof(T));
+  std::size_t off;
+  if (GSHMEM_UNLIKELY(g_rt.check > 0 && regionOf(ivars, n * sizeof(T), &off) < 0))
+    errorNotSymmetric(call, n == 1 ? "ivar" : "ivars", ivars, n * sizeof(T));
+}
+
 template <typename T>
 inline void checkIvar(const char* call, const T* ivar) {
   requireInit(call);
   if (GSHMEM_UNLIKELY(ivar == nullptr)) errorNull(call, "ivar");
-  if (GSHMEM_UNLIKELY(reinterpret_cast<uintptr_t>(ivar) % alignof(T))) errorMisaligned(call, ivar, alignof(T));
+  checkIvars(call, ivar, 1);
 }
 
 template <typename T>
@@ -322,7 +335,7 @@ inline std::size_t scanSome(const char* call, T* ivars, std::size_t n, std::size
 
 template <typename T>
 inline int testAll(const char* call, T* ivars, std::size_t n, const int* status, int cmp, const T* values, T value) {
-  requireInit(call);
+  checkIvars(call, ivars, n);
   pollProgress();
   return scanAll(call, ivars, n, status, cmp, values, value);
 }
@@ -330,7 +343,7 @@ inline int testAll(const char* call, T* ivars, std::size_t n, const int* status,
 template <typename T>
 inline std::size_t testAny(const char* call, T* ivars, std::size_t n, const int* status, int cmp, const T* values,
                            T value) {
-  requireInit(call);
+  checkIvars(call, ivars, n);
   pollProgress();
   return scanAny(call, ivars, n, status, cmp, values, value);
 }
@@ -338,7 +351,7 @@ inline std::size_t testAny(const char* call, T* ivars, std::size_t n, const int*
 template <typename T>
 inline std::size_t testSome(const char* call, T* ivars, std::size_t n, std::size_t* indices, const int* status,
                             int cmp, const T* values, T value) {
-  requireInit(call);
+  checkIvars(call, ivars, n);
   pollProgress();
   return scanSome(call, ivars, n, indices, status, cmp, values, value);
 }
@@ -353,7 +366,7 @@ inline bool allMasked(std::size_t n, const int* status) {
 template <typename T>
 inline void waitUntilAll(const char* call, T* ivars, std::size_t n, const int* status, int cmp, const T* values,
                          T value) {
-  requireInit(call);
+  checkIvars(call, ivars, n);
   compare(call, cmp, T{}, T{});
   waitFor([&] { return scanAll(call, ivars, n, status, cmp, values, value) != 0; });
 }
@@ -361,7 +374,7 @@ inline void waitUntilAll(const char* call, T* ivars, std::size_t n, const int* s
 template <typename T>
 inline std::size_t waitUntilAny(const char* call, T* ivars, std::size_t n, const int* status, int cmp,
                                 const T* values, T value) {
-  requireInit(call);
+  checkIvars(call, ivars, n);
   compare(call, cmp, T{}, T{});
   if (allMasked(n, status)) return SIZE_MAX;
   std::size_t idx = SIZE_MAX;
@@ -372,7 +385,7 @@ inline std::size_t waitUntilAny(const char* call, T* ivars, std::size_t n, const
 template <typename T>
 inline std::size_t waitUntilSome(const char* call, T* ivars, std::size_t n, std::size_t* indices, const int* status,
                                  int cmp, const T* values, T value) {
-  requireInit(call);
+  checkIvars(call, ivars, n);
   compare(call, cmp, T{}, T{});
   if (allMasked(n, status)) return 0;
   std::size_t k = 0;

@@ -1,0 +1,57 @@
+/* Bad input, one case per run (argv[1] names it): PE 0 (or every PE, for collective misuse) makes one wrong call;
+ * the job must end with a non-zero status and one line naming the PE, the call and the problem, never a crash,
+ * a hang or a silent success. "the bad call returned" on stdout means it was not caught. */
+#include <shmem.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static long target[8];
+
+int main(int argc, char **argv) {
+  const char *c = argc > 1 ? argv[1] : "";
+  if (strcmp(c, "before_init") == 0) {
+    shmem_long_p(&target[0], 1, 0); /* no shmem_init yet */
+    printf("misuse: the bad call returned\n");
+    return 0;
+  }
+  shmem_init();
+  int me = shmem_my_pe(), npes = shmem_n_pes();
+  long src[8] = {0};
+  long *heap = shmem_malloc(8 * sizeof(long));
+  shmem_barrier_all();
+  if (strcmp(c, "put_past_heap_end") == 0) {
+    /* starts inside the symmetric data segment, runs past its end */
+    if (me == 0) shmem_putmem(&target[4], src, 1 << 20, 1 % npes);
+  } else if (strcmp(c, "free_not_heap") == 0) {
+    shmem_free(&target[0]); /* a global, not from shmem_malloc */
+  } else if (strcmp(c, "free_twice") == 0) {
+    shmem_free(heap);
+    shmem_free(heap);
+  } else if (strcmp(c, "clear_unheld_lock") == 0) {
+    static long lock;
+    if (me == 0) shmem_clear_lock(&lock);
+  } else if (strcmp(c, "destroyed_team") == 0) {
+    shmem_team_t t;
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &t);
+    shmem_team_destroy(t);
+    shmem_team_sync(t);
+  } else if (strcmp(c, "negative_pe_get") == 0) {
+    if (me == 0) shmem_long_get(src, target, 1, -1);
+  } else if (strcmp(c, "iput_past_end") == 0) {
+    /* a stride that walks the target out of the symmetric region */
+    if (me == 0) shmem_long_iput(heap, src, (ptrdiff_t)1 << 30, 1, 8, 1 % npes);
+  } else if (strcmp(c, "wait_on_stack") == 0) {
+    long local = 0;
+    if (me == 0) shmem_long_wait_until(&local, SHMEM_CMP_EQ, 1);
+  } else if (strcmp(c, "ctx_destroy_default") == 0) {
+    shmem_ctx_destroy(SHMEM_CTX_DEFAULT);
+  } else {
+    printf("misuse: unknown case '%s'\n", c);
+    return 2;
+  }
+  shmem_barrier_all();
+  printf("misuse: the bad call returned\n");
+  shmem_finalize();
+  return 0;
+}
