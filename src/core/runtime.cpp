@@ -113,7 +113,10 @@ void errorUnreachable(const char* call, int pe) {
   fatal(call, "PE %d is not reachable: it is on another node and this build has no inter-node transport", pe);
 }
 
-void errorNotInitialized(const char* call) { fatal(call, "called before shmem_init; call shmem_init first"); }
+void errorNotInitialized(const char* call) {
+  if (g_rt.finalized) fatal(call, "called after shmem_finalize; OpenSHMEM calls belong between shmem_init and it");
+  fatal(call, "called before shmem_init; call shmem_init first");
+}
 
 int runtimeInit(const char* call, int requested) {
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
@@ -277,6 +280,7 @@ void runtimeFinalize() {
   g_rt.size[kRegionHeap] = 0;
   heapReset();
   g_rt.bootstrap.reset();
+  g_rt.finalized = true;
   g_rt.initialized.store(0);
 }
 

@@ -93,6 +93,7 @@ struct Runtime {
 
   // Cold state.
   std::atomic<int> initialized{0};
+  bool finalized = false;  ///< shmem_finalize ran (errors then say "after shmem_finalize", not "before init")
   int thread_level = 0;
   std::size_t control_bytes = 0;    ///< bytes at the end of the heap used by the ControlArea + scratch
   std::unique_ptr<Bootstrap> bootstrap;

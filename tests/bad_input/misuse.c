@@ -46,6 +46,29 @@ int main(int argc, char **argv) {
     if (me == 0) shmem_long_wait_until(&local, SHMEM_CMP_EQ, 1);
   } else if (strcmp(c, "ctx_destroy_default") == 0) {
     shmem_ctx_destroy(SHMEM_CTX_DEFAULT);
+  } else if (strcmp(c, "split_bad_stride") == 0) {
+    shmem_team_t t;
+    int rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes + 5, NULL, 0, &t); /* more PEs than exist */
+    printf("misuse: PE %d: split returned %d, team %s\n", me, rc, t == SHMEM_TEAM_INVALID ? "invalid" : "valid");
+  } else if (strcmp(c, "broadcast_bad_root") == 0) {
+    shmem_long_broadcast(SHMEM_TEAM_WORLD, heap, src, 1, npes + 3);
+  } else if (strcmp(c, "realloc_not_heap") == 0) {
+    shmem_realloc(&target[0], 128);
+  } else if (strcmp(c, "barrier_after_finalize") == 0) {
+    shmem_finalize();
+    shmem_barrier_all();
+  } else if (strcmp(c, "put_huge_len") == 0) {
+    if (me == 0) shmem_putmem(heap, src, (size_t)-8, 1 % npes);
+  } else if (strcmp(c, "reduce_nonmember") == 0) {
+    shmem_team_t t;
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 1, NULL, 0, &t); /* PE 0 only */
+    if (me == 1 % npes && npes > 1) shmem_long_sum_reduce(t, heap, heap + 4, 1);
+    else if (npes == 1) shmem_long_sum_reduce(SHMEM_TEAM_INVALID, heap, heap + 4, 1);
+  } else if (strcmp(c, "malloc_mismatch") == 0) {
+    shmem_malloc(me == 0 ? 64 : 128); /* collective with different sizes (caught with GSHMEM_CHECK=2) */
+  } else if (strcmp(c, "atomic_on_stack") == 0) {
+    long local = 0;
+    if (me == 0) shmem_long_atomic_add(&local, 1, 1 % npes);
   } else {
     printf("misuse: unknown case '%s'\n", c);
     return 2;
