@@ -41,8 +41,13 @@ enum PsyncWord : int {
   kPsArrive = 0,   ///< tree barrier: children's arrivals, counted at the parent
   kPsRelease = 1,  ///< tree barrier: release flag set by the parent
   kPsChain = 2,    ///< collect: running offset handed from member i to member i+1
-  kPsWords = 3,
+  kPsWords = 3,    ///< words every active-set call uses (checked symmetric at entry)
+  kPsDissem = 3,   ///< dissemination barrier (active sets with remote members): round r uses word kPsDissem + r
 };
+static_assert(kPsDissem + 31 <= SHMEM_BARRIER_SYNC_SIZE && kPsDissem + 31 <= SHMEM_REDUCE_SYNC_SIZE &&
+                  kPsDissem + 31 <= SHMEM_BCAST_SYNC_SIZE && kPsDissem + 31 <= SHMEM_COLLECT_SYNC_SIZE &&
+                  kPsDissem + 31 <= SHMEM_ALLTOALL_SYNC_SIZE && kPsDissem + 31 <= SHMEM_ALLTOALLS_SYNC_SIZE,
+              "the dissemination barrier needs up to 31 rounds of pSync words");
 static_assert(SHMEM_COLLECT_SYNC_SIZE >= kPsWords && SHMEM_BARRIER_SYNC_SIZE >= kPsWords &&
                   SHMEM_BCAST_SYNC_SIZE >= kPsWords && SHMEM_REDUCE_SYNC_SIZE >= kPsWords &&
                   SHMEM_ALLTOALL_SYNC_SIZE >= kPsWords && SHMEM_ALLTOALLS_SYNC_SIZE >= kPsWords,

@@ -15,8 +15,11 @@
 //     which is after I reset the flag in barrier k.
 // So every pSync word has exactly one "signal" in flight per barrier and is restored to SYNC_VALUE before the
 // signal of the next barrier can be sent: consecutive barriers (and the two or three syncs inside one
-// collective) may share one pSync. Arrivals are sequentially consistent RMWs after a quiet and the release is a
-// seq_cst store, so every member's writes before the barrier are visible to every member after it.
+// collective) may share one pSync. Arrivals are atomic adds and the release a store, both sent after a quiet as
+// signals (ops::signal: a seq_cst CPU atomic into a mapped peer, else one transport message with no reply, applied
+// by the owner's progress with release order), so every member's writes before the barrier are visible to every
+// member after it. Over UCX a signal costs one message where an AMO cost a round trip. Active sets with a member
+// reached through the remote transport use a dissemination barrier instead of the tree (psyncDissemination).
 //
 // Collect offsets on an active set use one more word, pSync[kPsChain]: member i waits for the running offset
 // from member i-1 (encoded as SYNC_VALUE + 1 + offset), resets the word, and passes offset + its count to
@@ -34,10 +37,33 @@ constexpr int kRadix = 4;
 constexpr long kSyncValue = SHMEM_SYNC_VALUE;
 
 long loadAcquire(const long* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+/// pSync words are longs; signals move 64-bit words (same size, two's complement: adding 1 is the same).
+uint64_t* word(long* p) { return reinterpret_cast<uint64_t*>(p); }
+
+/// True when some member is reached through the remote transport (not mapped here). Every member computes the
+/// same answer: mapped means same node (or nobody, under GSHMEM_TRANSPORTS=ucx), a symmetric relation.
+bool anyRemote(const Group& g) {
+  for (int i = 0; i < g.size; ++i)
+    if (g_rt.peers[g.worldPe(i)].base[kRegionHeap] == nullptr) return true;
+  return false;
+}
+
+/// Dissemination over pSync words kPsDissem + r: in round r, add 1 to the word of member (me + 2^r) mod n, wait for
+/// my own word to count one arrival, take it back. Counting (not flags) keeps a signal of the next barrier that
+/// arrives early, so consecutive barriers may share the pSync. Used when some member is remote: both members of a
+/// pair send at once, one message per round, where the tree costs an arrival and a release (two hops for 2 PEs).
+void psyncDissemination(const Group& g) {
+  long* ps = g.psync;
+  for (int r = 0, dist = 1; dist < g.size; ++r, dist <<= 1) {
+    ops::signal(g.call, word(&ps[kPsDissem + r]), 1, true, g.worldPe((g.me + dist) % g.size));
+    waitFor([&] { return loadAcquire(&ps[kPsDissem + r]) > kSyncValue; });
+    __atomic_fetch_sub(&ps[kPsDissem + r], 1L, __ATOMIC_SEQ_CST);
+  }
+}
 
 void psyncBarrier(const Group& g) {
+  if (anyRemote(g)) return psyncDissemination(g);
   long* ps = g.psync;
-  const gshmem_ctx* ctx = ctxDefault();
   const int first_child = g.me * kRadix + 1;
   int nchild = g.size - first_child;
   nchild = nchild < 0 ? 0 : (nchild > kRadix ? kRadix : nchild);
@@ -46,12 +72,13 @@ void psyncBarrier(const Group& g) {
     __atomic_fetch_sub(&ps[kPsArrive], static_cast<long>(nchild), __ATOMIC_SEQ_CST);
   }
   if (g.me != 0) {
-    ops::amo<long>(g.call, ctx, AmoOp::Add, &ps[kPsArrive], 1L, 0L, g.worldPe((g.me - 1) / kRadix));
+    ops::signal(g.call, word(&ps[kPsArrive]), 1, true, g.worldPe((g.me - 1) / kRadix));
     waitFor([&] { return loadAcquire(&ps[kPsRelease]) != kSyncValue; });
     __atomic_store_n(&ps[kPsRelease], kSyncValue, __ATOMIC_SEQ_CST);
   }
   for (int c = 0; c < nchild; ++c)
-    ops::amo<long>(g.call, ctx, AmoOp::Set, &ps[kPsRelease], kSyncValue + 1, 0L, g.worldPe(first_child + c));
+    ops::signal(g.call, word(&ps[kPsRelease]), static_cast<uint64_t>(kSyncValue + 1), false,
+                g.worldPe(first_child + c));
 }
 
 // ---- per-team count exchange for collect on teams.
@@ -151,8 +178,8 @@ std::size_t exclusivePrefix(const Group& g, std::size_t mine) {
     off = static_cast<std::size_t>(v - kSyncValue - 1);
   }
   if (g.me + 1 < g.size)
-    ops::amo<long>(g.call, ctxDefault(), AmoOp::Set, &ps[kPsChain], kSyncValue + 1 + static_cast<long>(off + mine),
-                   0L, g.worldPe(g.me + 1));
+    ops::signal(g.call, word(&ps[kPsChain]), static_cast<uint64_t>(kSyncValue + 1 + static_cast<long>(off + mine)),
+                false, g.worldPe(g.me + 1));
   return off;
 }
 

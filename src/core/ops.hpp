@@ -197,6 +197,23 @@ inline T amo(const char* call, const gshmem_ctx* ctx, AmoOp op, T* dest, T value
   }
 }
 
+/// A 64-bit synchronization word on `pe` that its owner polls: store `value` (or add it, `add`). Mapped peers: one
+/// CPU atomic (seq_cst). Others: a transport signal, which is not tracked by quiet (its arrival is what the owner
+/// waits for) and costs no round trip, where an AMO would wait for the reply. Ordered after this PE's earlier
+/// signals to `pe`; callers quiet first when data must land before it.
+inline void signal(const char* call, uint64_t* word, uint64_t value, bool add, int pe) {
+  RemoteAddr ra;
+  auto* q = reinterpret_cast<uint64_t*>(resolve(call, "signal word", word, sizeof(uint64_t), pe, &ra));
+  if (GSHMEM_LIKELY(q != nullptr)) {
+    if (add) __atomic_fetch_add(q, value, __ATOMIC_SEQ_CST);
+    else __atomic_store_n(q, value, __ATOMIC_SEQ_CST);
+  } else if (ra.region == kRegionDevice) {
+    (void)offAmo(call, ra, add ? AmoOp::Add : AmoOp::Set, sizeof(uint64_t), value, 0);
+  } else {
+    remoteSignal(call, ra, value, add);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------- signals
 
 /// Put `n` bytes, then (ordered after the data) update the 64-bit signal at `sig` on the same PE.

@@ -36,8 +36,9 @@ uint64_t remoteAmo(const char* call, const RemoteAddr& ra, AmoOp op, unsigned si
   return result;
 }
 
-void remoteSignal(const char* call, const RemoteAddr& ra, uint64_t value) {
-  Status s = remoteFor(call, ra.pe)->signalNbi(ra, value);
+void remoteSignal(const char* call, const RemoteAddr& ra, uint64_t value, bool add) {
+  Transport* t = remoteFor(call, ra.pe);
+  Status s = add ? t->signalAddNbi(ra, value) : t->signalNbi(ra, value);
   if (isError(s)) transportFailed(call, ra, "signal", s);
 }
 

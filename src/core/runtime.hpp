@@ -178,7 +178,9 @@ void remotePut(const char* call, const RemoteAddr& ra, const void* src, std::siz
 void remoteGet(const char* call, const RemoteAddr& ra, void* dst, std::size_t n);
 uint64_t remoteAmo(const char* call, const RemoteAddr& ra, AmoOp op, unsigned size, uint64_t value, uint64_t cond);
 /// Post an 8-byte store into a synchronization cell the target polls (not waited for by quiet).
-void remoteSignal(const char* call, const RemoteAddr& ra, uint64_t value);
+/// Store (or atomically add, `add`) `value` into a 64-bit word a remote PE polls: not tracked by quiet, ordered
+/// after earlier signals to that PE (Transport::signalNbi / signalAddNbi).
+void remoteSignal(const char* call, const RemoteAddr& ra, uint64_t value, bool add = false);
 /// Data then signal (set or add) to one PE through the remote transport (Transport::putSignal).
 void remotePutSignal(const char* call, const RemoteAddr& rd, const void* src, std::size_t n, const RemoteAddr& rs,
                      uint64_t value, bool add);

@@ -93,6 +93,12 @@ class Transport {
     uint64_t old;
     return amo(dst, AmoOp::Set, 8, value, 0, &old);
   }
+  /// Post an 8-byte atomic add of `value` to a word the target polls (a counter of arrivals). Like signalNbi: not
+  /// tracked by quiet(), ordered after earlier signals to the same PE. The default is an Add AMO.
+  virtual Status signalAddNbi(const RemoteAddr& dst, uint64_t value) {
+    uint64_t old;
+    return amo(dst, AmoOp::Add, 8, value, 0, &old);
+  }
   /// Put `n` bytes to `dst`, then update the 64-bit signal at `sig` (same PE) with `value` (set, or add when
   /// `add`), the signal ordered after the data. Completion of the data by quiet(). The default is putNbi + fence +
   /// a Set/Add AMO; a transport may send both in one message.

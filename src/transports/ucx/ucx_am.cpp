@@ -211,13 +211,16 @@ Status UcxTransport::putSignal(const RemoteAddr& dst, const void* src, std::size
   return sendBatch(dst.pe, false);
 }
 
-Status UcxTransport::signalByAm(const RemoteAddr& dst, uint64_t value) {
-  // One record, no reply. Not counted as posted: the target polls the cell, its arrival is the completion.
+Status UcxTransport::signalByAm(const RemoteAddr& dst, uint64_t value, bool add) {
+  // One record (a store, or an atomic add), no reply. Not counted as posted: the target polls the word, its
+  // arrival is the completion.
   struct {
     AmHead h;
     AmRec r;
     uint64_t v;
-  } msg{{static_cast<uint32_t>(me_), 0, 0}, {static_cast<uint32_t>(dst.region), 8, dst.offset}, value};
+  } msg{{static_cast<uint32_t>(me_), 0, 0},
+        {static_cast<uint32_t>(dst.region) | ((add ? kRecAdd : kRecCopy) << 24), 8, dst.offset},
+        value};
   Peer& p = peer(dst.pe);
   ucp_request_param_t prm = eagerParams();
   void* r = ucp_am_send_nbx(p.ep, kAmBatch, nullptr, 0, &msg, sizeof msg, &prm);

@@ -92,6 +92,7 @@ class UcxTransport final : public Transport {
   Status amo(const RemoteAddr& dst, AmoOp op, unsigned size, uint64_t value, uint64_t cond,
              uint64_t* result) override;
   Status signalNbi(const RemoteAddr& dst, uint64_t value) override;
+  Status signalAddNbi(const RemoteAddr& dst, uint64_t value) override { return signalByAm(dst, value, true); }
   Status putSignal(const RemoteAddr& dst, const void* src, std::size_t n, const RemoteAddr& sig, uint64_t value,
                    bool add) override;
   Status fence() override;
@@ -174,7 +175,7 @@ class UcxTransport final : public Transport {
   }
   Status waitAck(int pe, uint64_t seq);
   Status quietByProbe();
-  Status signalByAm(const RemoteAddr& dst, uint64_t value);
+  Status signalByAm(const RemoteAddr& dst, uint64_t value, bool add = false);
 
   void startProgressThread();
   void stopProgressThread();
