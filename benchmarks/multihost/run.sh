@@ -1,6 +1,7 @@
 #!/bin/bash
 # gshmem vs Open MPI's OpenSHMEM across two hosts made on this machine (network namespaces + veth, UCX over TCP).
-#   benchmarks/multihost/run.sh [-b BUILD_DIR] [-r REPS] [--only put_lat,get_lat,fadd,barrier,put_bw,put_signal] [--log FILE]
+#   benchmarks/multihost/run.sh [-b BUILD_DIR] [-r REPS] [--log FILE]
+#       [--only put_lat,get_lat,fadd,barrier,put_bw,put_signal,broadcast,reduce,fcollect,alltoall]
 # Builds the peer programs with oshcc from benchmarks/osu-like (as benchmarks/compare does), then runs each
 # benchmark with 2 PEs, one per host, alternating gshmem and the peer, and prints a markdown table of medians and
 # ratios (gshmem/peer) against issue 3's targets. Needs root (namespaces); exits 77 with the reason otherwise.
@@ -19,12 +20,13 @@ while [ $# -gt 0 ]; do
   esac
 done
 bin=$build/benchmarks/osu-like
-for p in put_lat get_lat atomics barrier put_bw put_signal_lat; do
+progs="put_lat get_lat atomics barrier put_bw put_signal_lat broadcast reduce fcollect alltoall"
+for p in $progs; do
   [ -x "$bin/osu_oshm_$p" ] || { echo "run.sh: $bin/osu_oshm_$p missing: cmake --build $build --target osu_benchmarks" >&2; exit 1; }
 done
 peer=${GSHMEM_PEER_DIR:-/tmp/gshmem-mh-peers}
 mkdir -p "$peer"
-for p in put_lat get_lat atomics barrier put_bw put_signal_lat; do
+for p in $progs; do
   src=$repo/benchmarks/osu-like/osu_oshm_$p.c
   if [ ! -x "$peer/osu_oshm_$p" ] || [ "$src" -nt "$peer/osu_oshm_$p" ]; then
     oshcc -O2 -o "$peer/osu_oshm_$p" "$src" "$repo/benchmarks/osu-like/osu_util.c"
