@@ -118,6 +118,19 @@ void errorNotInitialized(const char* call) {
   fatal(call, "called before shmem_init; call shmem_init first");
 }
 
+/// A hash of the kernel's boot id: equal for every process of one running machine, whatever its namespaces.
+/// 0 when unreadable (then the launcher's node stands in).
+static uint64_t machineId() {
+  FILE* f = fopen("/proc/sys/kernel/random/boot_id", "r");
+  if (!f) return 0;
+  char id[64] = {};
+  size_t n = fread(id, 1, sizeof id - 1, f);
+  fclose(f);
+  uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(id[i])) * 1099511628211ull;
+  return n ? h : 0;
+}
+
 int runtimeInit(const char* call, int requested) {
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
   if (g_rt.initialized.load()) return g_rt.thread_level;
@@ -152,9 +165,16 @@ int runtimeInit(const char* call, int requested) {
           formatSize(p.UCX_AGGREGATE).c_str());
   g_rt.check = static_cast<int>(p.CHECK);
   g_rt.wait_spins = p.WAIT_SPINS < 0 ? 0 : p.WAIT_SPINS;
-  // More PEs than cores on this node: spinning only steals the core from the PE we wait for.
+  // More PEs than cores on this machine: spinning only steals the core from the PE we wait for. "This machine" is
+  // the kernel (its boot id), not the launcher's node: PEs in other network namespaces or containers of the same
+  // host are separate nodes to MPI and UCX but share the cores (2+2 PEs on two namespace hosts of a 2-core machine
+  // spent minutes in tests that take seconds while each host counted only its own 2 PEs).
+  uint64_t boot = machineId();
+  std::vector<uint64_t> boots(g_rt.n_pes);
+  if (isError(b.allGather(&boot, boots.data(), sizeof boot))) fatal(call, "bootstrap allgather failed");
   int local = 0;
-  for (int n : g_rt.node_of) local += (n == g_rt.node_of[g_rt.my_pe]);
+  for (int pe = 0; pe < g_rt.n_pes; ++pe)
+    local += boot ? boots[pe] == boot : g_rt.node_of[pe] == g_rt.node_of[g_rt.my_pe];
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   if (local > cores && g_rt.wait_spins > 16) g_rt.wait_spins = 16;
   g_rt.thread_level = requested;
