@@ -55,7 +55,7 @@ static inline int osu_coll_main(int argc, char** argv, const osu_bench_t* bench,
   long* dst = (long*)shmem_align(4096, maxn * sizeof(long) * (size_t)dblocks);
   size_t wrk = maxn / 2 + 1 > SHMEM_REDUCE_MIN_WRKDATA_SIZE ? maxn / 2 + 1 : SHMEM_REDUCE_MIN_WRKDATA_SIZE;
   long* pwrk = (long*)shmem_malloc(wrk * sizeof(long));
-  double* all = (double*)shmem_malloc(2 * (size_t)npes * sizeof(double));
+  double* all = (double*)shmem_malloc((size_t)npes * sizeof(double));
   if (!src || !dst || !pwrk || !all) {
     if (me == 0) fprintf(stderr, "%s: cannot allocate %zu bytes of symmetric memory\n", bench->prog, o.max_size);
     shmem_global_exit(1);

@@ -40,14 +40,6 @@ long loadAcquire(const long* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 /// pSync words are longs; signals move 64-bit words (same size, two's complement: adding 1 is the same).
 uint64_t* word(long* p) { return reinterpret_cast<uint64_t*>(p); }
 
-/// True when some member is reached through the remote transport (not mapped here). Every member computes the
-/// same answer: mapped means same node (or nobody, under GSHMEM_TRANSPORTS=ucx), a symmetric relation.
-bool anyRemote(const Group& g) {
-  for (int i = 0; i < g.size; ++i)
-    if (g_rt.peers[g.worldPe(i)].base[kRegionHeap] == nullptr) return true;
-  return false;
-}
-
 /// Dissemination over pSync words kPsDissem + r: in round r, add 1 to the word of member (me + 2^r) mod n, wait for
 /// my own word to count one arrival, take it back. Counting (not flags) keeps a signal of the next barrier that
 /// arrives early, so consecutive barriers may share the pSync. Used when some member is remote: both members of a
@@ -62,7 +54,7 @@ void psyncDissemination(const Group& g) {
 }
 
 void psyncBarrier(const Group& g) {
-  if (anyRemote(g)) return psyncDissemination(g);
+  if (anyUnmapped(g.start, g.stride, g.size)) return psyncDissemination(g);
   long* ps = g.psync;
   const int first_child = g.me * kRadix + 1;
   int nchild = g.size - first_child;

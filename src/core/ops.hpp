@@ -271,21 +271,19 @@ inline T load(const T* ivar) {
 /// A wait/test variable must be symmetric (the specification's "remotely accessible"): a PE waiting on anything
 /// else waits forever, since no other PE can write it. Checked with GSHMEM_CHECK >= 1, like the RMA addresses.
 template <typename T>
-inline void checkIvars(const char* call, const T* ivars, std::size_t n) {
+inline void checkIvars(const char* call, const T* ivars, std::size_t n, const char* what = "ivars") {
   requireInit(call);
   if (n == 0) return;
-  if (GSHMEM_UNLIKELY(ivars == nullptr)) errorNull(call, "ivars");
+  if (GSHMEM_UNLIKELY(ivars == nullptr)) errorNull(call, what);
   if (GSHMEM_UNLIKELY(reinterpret_cast<uintptr_t>(ivars) % alignof(T))) errorMisaligned(call, ivars, alignof(T));
   std::size_t off;
   if (GSHMEM_UNLIKELY(g_rt.check > 0 && regionOf(ivars, n * sizeof(T), &off) < 0))
-    errorNotSymmetric(call, n == 1 ? "ivar" : "ivars", ivars, n * sizeof(T));
+    errorNotSymmetric(call, what, ivars, n * sizeof(T));
 }
 
 template <typename T>
 inline void checkIvar(const char* call, const T* ivar) {
-  requireInit(call);
-  if (GSHMEM_UNLIKELY(ivar == nullptr)) errorNull(call, "ivar");
-  checkIvars(call, ivar, 1);
+  checkIvars(call, ivar, 1, "ivar");
 }
 
 template <typename T>

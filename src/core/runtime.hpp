@@ -186,6 +186,15 @@ void remotePutSignal(const char* call, const RemoteAddr& rd, const void* src, st
                      uint64_t value, bool add);
 void remoteFence(const char* call);
 void remoteQuiet(const char* call);
+/// True when some of the `size` world PEs start, start + stride, ... is reached through the remote transport (its
+/// heap is not mapped here). Every one of them computes the same answer: mapped is the same-node relation (or
+/// nobody, under GSHMEM_TRANSPORTS=ucx). Without a remote transport, no loop.
+inline bool anyUnmapped(int start, int stride, int size) {
+  if (g_rt.remote == nullptr) return false;
+  for (int i = 0; i < size; ++i)
+    if (g_rt.peers[start + i * stride].base[kRegionHeap] == nullptr) return true;
+  return false;
+}
 /// Calibration hook: Transport::tune on the remote transport (0 when there is none). See transport.hpp.
 std::size_t remoteTune(const char* key, std::size_t value);
 

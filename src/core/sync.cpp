@@ -50,9 +50,7 @@ enum SyncAlgo { kSyncTree = 0, kSyncDissemination = 1 };
 /// send at once, so a barrier of 2 hosts costs one hop instead of the tree's arrival + release. Every member
 /// decides alike: "mapped" is the same-node relation (or nobody is mapped, under GSHMEM_TRANSPORTS=ucx).
 int chooseSyncAlgo(const gshmem_team* t) {
-  for (int i = 0; i < t->size; ++i)
-    if (g_rt.peers[t->worldPe(i)].base[kRegionHeap] == nullptr) return kSyncDissemination;
-  return kSyncTree;
+  return anyUnmapped(t->start, t->stride, t->size) ? kSyncDissemination : kSyncTree;
 }
 
 /// Dissemination over cells 0..rounds-1 of the team's slot: in round r this PE stores the epoch into cell r of

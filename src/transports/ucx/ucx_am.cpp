@@ -151,8 +151,8 @@ Status UcxTransport::waitAck(int pe, uint64_t seq) {
 
 // quiet: one message and one reply per busy peer. A peer with a batch gets it with "acknowledge" set; a peer with
 // only UCP RMA outstanding (always the case without batching) gets a fenced 8-byte get (UcxTransport::quiet says
-// why it proves completion), which measured cheaper than an empty acknowledged batch (put 4 KiB + quiet between namespace hosts: 17.7 vs 24.3 us; the target sends the
-// acknowledgement from inside its active-message callback).
+// why it proves completion), which measured cheaper than an empty acknowledged batch (put 4 KiB + quiet between
+// namespace hosts: 17.7 vs 24.3 us; the target sends the acknowledgement from inside its active-message callback).
 Status UcxTransport::quietByProbe() {
   int pes[16];
   uint64_t seqs[16], targets[16], sink[16];
