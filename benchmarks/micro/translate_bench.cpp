@@ -22,8 +22,8 @@
 #include <cstring>
 #include <vector>
 
-#include "core/ops.hpp"
-#include "core/runtime.hpp"
+#include "core/rma/ops.hpp"
+#include "core/runtime/runtime.hpp"
 #include "fake_runtime.hpp"
 #include "micro_util.hpp"
 #include "shmem.h"

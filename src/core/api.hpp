@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/ops.hpp"
+#include "core/rma/ops.hpp"
 
 namespace gshmem {
 

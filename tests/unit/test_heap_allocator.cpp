@@ -5,7 +5,7 @@
 #include <random>
 #include <vector>
 
-#include "core/heap_allocator.hpp"
+#include "core/memory/heap_allocator.hpp"
 
 namespace gshmem {
 namespace {

@@ -15,8 +15,8 @@
 // with unflushed operations; the optional progress thread (GSHMEM_PROGRESS_THREAD=1) runs the same loop with
 // a sleep backoff, so a PE in a long compute loop still serves remote gets and AMOs emulated over TCP.
 //
-// Faults. Endpoints use UCP_ERR_HANDLING_MODE_PEER; their error callback prints one line naming the lost PE and
-// ends the job through the bootstrap. Every blocking wait, and every background flush, is bounded by
+// Faults. Endpoints use UCP_ERR_HANDLING_MODE_PEER; their error callback reports the lost PE to the core
+// (TransportConfig::on_peer_lost), which prints one line naming it and ends the job. Every blocking wait, and every background flush, is bounded by
 // GSHMEM_TIMEOUT seconds ("no progress from PE n for T s"). UCX keepalive and TCP keepalive are set from the
 // same timeout (unless the user set UCX_* variables), so an idle dead link is found too.
 #include <sched.h>
@@ -33,9 +33,7 @@
 #include <thread>
 #include <vector>
 
-#include "base/config.hpp"
 #include "base/log.hpp"
-#include "gshmem/c/setup.h"  // shmem_query_thread: the thread level the program asked for (set before connect)
 #include "transports/transport.hpp"
 #include "transports/ucx/ucx_check.hpp"
 
@@ -112,12 +110,10 @@ Status UcxTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& regi
   me_ = bs.rank();
   npes_ = bs.size();
   nregions_ = static_cast<int>(regions.size());
-  const Params& p = params();
-  timeout_s_ = p.TIMEOUT > 0 ? p.TIMEOUT : 0;
+  timeout_s_ = cfg_.timeout_s > 0 ? cfg_.timeout_s : 0;
   timeout_ns_ = uint64_t(timeout_s_) * 1000000000ull;
-  int level = 0;
-  shmem_query_thread(&level);
-  multi_ = level >= kThreadMultiple || p.PROGRESS_THREAD;
+  yield_after_ = cfg_.wait_spins > 0 ? static_cast<unsigned long>(cfg_.wait_spins) : 0;
+  multi_ = cfg_.thread_level >= kThreadMultiple || cfg_.progress_thread;
 
   ucp_config_t* cfg = nullptr;
   if (timeout_s_ > 0) {  // before ucp_config_read: see applyConfig
@@ -214,8 +210,8 @@ Status UcxTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& regi
     reach[pe].why = why;
   }
   GSHMEM_LOG_INFO(UCX, "UCX transport up: %d endpoints, worker thread mode %s, timeout %ld s, progress thread %s",
-                  npes_ - 1, multi_ ? "multi" : "single", timeout_s_, p.PROGRESS_THREAD ? "on" : "off");
-  if (p.PROGRESS_THREAD) startProgressThread();
+                  npes_ - 1, multi_ ? "multi" : "single", timeout_s_, cfg_.progress_thread ? "on" : "off");
+  if (cfg_.progress_thread) startProgressThread();
   *out = std::move(reach);
   return Status::Ok;
 }
@@ -287,10 +283,9 @@ void UcxTransport::watchdog(uint64_t /*caller's clock*/) {
       ucs_status_t s = ucp_request_check_status(p.bg_req);
       if (s == UCS_INPROGRESS) {
         if (timeout_ns_ && now > p.bg_start && now - p.bg_start > timeout_ns_ && !closing_.load()) {
-          fprintf(stderr, "gshmem: PE %d: no progress from PE %d for %ld s (operations unacknowledged): ending the job\n",
-                  me_, pe, timeout_s_);
-          fflush(stderr);
-          bs_->abortJob(1);
+          char why[96];
+          snprintf(why, sizeof why, "no progress for %ld s, operations unacknowledged", timeout_s_);
+          lost(pe, why);
         }
         continue;
       }
@@ -524,6 +519,8 @@ void UcxTransport::teardown(bool collective) {
 
 }  // namespace ucxt
 
-std::unique_ptr<Transport> ucxTransportCreate() { return std::make_unique<ucxt::UcxTransport>(); }
+std::unique_ptr<Transport> ucxTransportCreate(const TransportConfig& cfg) {
+  return std::make_unique<ucxt::UcxTransport>(cfg);
+}
 
 }  // namespace gshmem

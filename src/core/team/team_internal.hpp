@@ -1,6 +1,6 @@
 // Team bookkeeping shared by runtime.cpp and sync.cpp.
 #pragma once
-#include "core/runtime.hpp"
+#include "core/runtime/runtime.hpp"
 
 namespace gshmem {
 
