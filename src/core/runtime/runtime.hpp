@@ -137,7 +137,7 @@ __attribute__((always_inline)) inline int regionOf(const void* addr, std::size_t
   return -1;
 }
 
-// DEVICE (issue 5): the device (GPU) symmetric heap is region kRegionDevice. It is never in the host peer table
+// The device (GPU) symmetric heap is region kRegionDevice. It is never in the host peer table
 // (its mapped peer pointers are device addresses, unusable by memcpy): host addresses resolve exactly as before,
 // and only an address outside the host regions takes the out-of-line resolveCold(), which returns nullptr with
 // *ra naming the device region, so the existing "not mapped" branch hands it to offPut/offGet/offAmo below.
@@ -158,7 +158,7 @@ __attribute__((always_inline)) inline char* resolve(const char* call, const char
   if (GSHMEM_UNLIKELY(static_cast<unsigned>(pe) >= static_cast<unsigned>(g_rt.n_pes))) errorBadPe(call, pe, g_rt.n_pes);
   std::size_t off;
   int r = regionOf(addr, len, &off);
-  if (GSHMEM_UNLIKELY(r < 0)) return resolveCold(call, what, addr, len, pe, ra);  // DEVICE: device heap or fatal
+  if (GSHMEM_UNLIKELY(r < 0)) return resolveCold(call, what, addr, len, pe, ra);  // device heap or fatal
   char* b = g_rt.peers[pe].base[r];
   if (GSHMEM_LIKELY(b != nullptr)) return b + off;
   *ra = RemoteAddr{pe, r, off};
@@ -199,7 +199,7 @@ inline bool anyUnmapped(int start, int stride, int size) {
 /// Calibration hook: Transport::setAggregate on the remote transport (0 when there is none). See transport.hpp.
 std::size_t remoteSetAggregate(std::size_t bytes);
 
-// DEVICE: the not-mapped branch of every op: the device heap (core/device) or the remote transport.
+// The not-mapped branch of every op: the device heap (core/device) or the remote transport.
 inline void offPut(const char* call, const RemoteAddr& ra, const void* src, std::size_t n) {
   if (ra.region == kRegionDevice) devicePut(call, ra, src, n);
   else remotePut(call, ra, src, n);

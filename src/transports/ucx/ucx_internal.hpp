@@ -127,6 +127,9 @@ class UcxTransport final : public Transport {
   }
 
   Status applyConfig(ucp_config_t* cfg);
+  Status createWorker();                                     ///< UCP context and worker (connect, step 1)
+  Status mapRegions(const std::vector<LocalRegion>& regions);  ///< ucp_mem_map of every region
+  Status connectPeer(int pe, const char* card);              ///< endpoint and rkeys from `pe`'s card
   Status exchangeCards(const std::vector<LocalRegion>& regions, std::vector<char>* all, std::size_t* stride);
   Status waitRequest(void* req, int pe, const char* what);
   /// Progress the worker until done() holds. Bounded by GSHMEM_TIMEOUT: then one line naming `pe` and `what` on
