@@ -1,4 +1,4 @@
-// Tier (a): the symmetric heap's offset allocator (src/core/heap_allocator.hpp).
+// Tier (a): the symmetric heap's offset allocator (src/core/memory/heap_allocator.hpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -49,7 +49,7 @@ struct gshmem_team {
   int my_index = -1;               ///< this PE's number in the team, -1 when not a member
   int slot = -1;                   ///< synchronization slot in the control area (same on every member)
   uint64_t epoch = 0;              ///< team_sync calls completed by this PE
-  int sync_algo = -1;              ///< barrier algorithm, chosen at the first sync (core/sync.cpp); -1: not yet
+  int sync_algo = -1;              ///< barrier algorithm, chosen at the first sync (core/sync/sync.cpp); -1: not yet
   long num_contexts = 0;           ///< from shmem_team_config_t
   bool predefined = false;         ///< WORLD/SHARED cannot be destroyed
   int worldPe(int team_pe) const { return start + team_pe * stride; }

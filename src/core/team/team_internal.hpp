@@ -1,4 +1,4 @@
-// Team bookkeeping shared by runtime.cpp and sync.cpp.
+// Team bookkeeping shared by the init phases (runtime/init.cpp), sync/sync.cpp and memory/heap.cpp.
 #pragma once
 #include "core/runtime/runtime.hpp"
 
