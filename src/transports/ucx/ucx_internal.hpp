@@ -108,10 +108,7 @@ class UcxTransport final : public Transport {
   std::size_t setAggregate(std::size_t bytes) override;
 
   /// Endpoint error callback: reports the lost PE to the core (unless we are tearing down).
-  void onPeerError(int pe, ucs_status_t status) {
-    if (closing_.load()) return;
-    lost(pe, ucs_status_string(status));
-  }
+  void onPeerError(int pe, ucs_status_t status) { lost(pe, ucs_status_string(status)); }
 
   // Active-message receive side (ucx_am.cpp), called from ucp_worker_progress on whichever thread progresses.
   void onBatch(const void* data, std::size_t length);
@@ -121,9 +118,10 @@ class UcxTransport final : public Transport {
   static constexpr uint64_t kWatchPeriodNs = 1000000;  // 1 ms
 
   /// Report a lost peer to the core (TransportConfig::on_peer_lost), which normally ends the job. When it returns,
-  /// operations on the peer's endpoint fail and return their error.
+  /// operations on the peer's endpoint fail and return their error. Silent once teardown has begun: a peer's closed
+  /// connection is no fault then.
   void lost(int pe, const char* why) {
-    if (cfg_.on_peer_lost) cfg_.on_peer_lost(pe, why);
+    if (!closing_.load() && cfg_.on_peer_lost) cfg_.on_peer_lost(pe, why);
   }
 
   Status applyConfig(ucp_config_t* cfg);
@@ -132,8 +130,8 @@ class UcxTransport final : public Transport {
   Status connectPeer(int pe, const char* card);              ///< endpoint and rkeys from `pe`'s card
   Status exchangeCards(const std::vector<LocalRegion>& regions, std::vector<char>* all, std::size_t* stride);
   Status waitRequest(void* req, int pe, const char* what);
-  /// Progress the worker until done() holds. Bounded by GSHMEM_TIMEOUT: then one line naming `pe` and `what` on
-  /// stderr and Status::Timeout (the caller ends the job). After yield_after_ polls it yields the CPU at every
+  /// Progress the worker until done() holds. Bounded by TransportConfig::timeout_s: then `pe` is reported lost
+  /// (naming `what`) and, if the core lets the call return, Status::Timeout. After yield_after_ polls it yields the CPU at every
   /// poll, as the core's wait loops do: where PEs outnumber cores, the PE that must answer (a get or an AMO over
   /// TCP is served by the target's progress) may be waiting for this core.
   template <typename Done>
@@ -147,9 +145,9 @@ class UcxTransport final : public Transport {
       if (!start) {
         start = now;
       } else if (now - start > timeout_ns_) {
-        fprintf(stderr, "gshmem: PE %d: no progress from PE %d for %ld s (%s): ending the job\n", me_, pe, timeout_s_,
-                what);
-        fflush(stderr);
+        char why[128];
+        snprintf(why, sizeof why, "no progress for %ld s: %s", timeout_s_, what);
+        lost(pe, why);
         return Status::Timeout;
       }
     }
