@@ -1,7 +1,7 @@
 # Test registration helpers for gshmem (STYLE.md rule 11).
 #
 #   gshmem_add_unit_test(<name> <sources>...)
-#       tier (a): a plain GoogleTest binary linked with gshmem_internal (internal headers under src/).
+#       tier (a): a plain GoogleTest binary linked with gshmem_internal (every layer's internal headers).
 #   gshmem_add_mpi_test(<name> SOURCES <src>... [NP <n>...] [TIMEOUT <s>] [THREAD_MULTIPLE])
 #       tier (c): a GoogleTest binary with tests/mpi_main.cpp, one ctest per PE count, named <name>.np<N>.
 #   gshmem_add_mpi_program(<name> SOURCES <src>... [NP <n>...] [TIMEOUT <s>] [PASS_REGEX <re>])
@@ -106,7 +106,7 @@ endfunction()
 
 function(gshmem_add_unit_test name)
   add_executable(${name} ${ARGN})
-  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
   target_link_libraries(${name} PRIVATE gshmem_internal GTest::gtest_main)
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES TIMEOUT 60 LABELS unit)

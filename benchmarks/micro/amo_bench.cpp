@@ -19,7 +19,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/ops.hpp"
+#include "core/rma/ops.hpp"
 #include "fake_runtime.hpp"
 #include "micro_util.hpp"
 #include "shmem.h"

@@ -18,7 +18,7 @@
 #include <cstring>
 #include <vector>
 
-#include "core/runtime.hpp"
+#include "core/runtime/runtime.hpp"
 #include "transports/transport.hpp"
 
 namespace gshmem::micro {

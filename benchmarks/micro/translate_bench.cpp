@@ -12,7 +12,7 @@
 // (shmem_putmem, shmem_long_p, shmem_long_g, shmem_ctx_putmem) from gshmem_internal, on a single-process fake of
 // the post-init state (fake_runtime.hpp: 8 PEs, PEs 1..6 "mapped" as local buffers, PE 7 unmapped).
 // Not covered: shmem_init (MPI bootstrap, the heap's memfd/mmap in core/runtime.cpp, the .data/.bss remap in
-// core/symmetric_data.cpp), shmem_malloc (core/heap.cpp: collective, barriers), and the device-heap branch
+// core/memory/symmetric_data.cpp), shmem_malloc (core/memory/heap.cpp: collective, barriers), and the device-heap branch
 // (resolveCold: only a CUDA build has a device heap). The remote branch is measured up to the Transport virtual
 // call (NullTransport), not the wire.
 #include <benchmark/benchmark.h>
@@ -22,8 +22,8 @@
 #include <cstring>
 #include <vector>
 
-#include "core/ops.hpp"
-#include "core/runtime.hpp"
+#include "core/rma/ops.hpp"
+#include "core/runtime/runtime.hpp"
 #include "fake_runtime.hpp"
 #include "micro_util.hpp"
 #include "shmem.h"

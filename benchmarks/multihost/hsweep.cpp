@@ -4,7 +4,7 @@
 //   direct  every put is a UCP put (aggregate = 0)
 //   batch   puts up to 2 KiB go into the per-peer active-message batch (aggregate = the largest it takes)
 //   auto    GSHMEM_UCX_AGGREGATE as the runtime read it
-// The modes are set through the calibration hook gshmem::remoteTune (the transport's "aggregate" knob). Every size
+// The modes are set through the calibration hook gshmem::remoteSetAggregate (Transport::setAggregate). Every size
 // is verified on PE 1 after the timed runs. Needs a remote transport to PE 1 (two hosts, or GSHMEM_TRANSPORTS=ucx).
 //   mpirun -np 2 gshmem_hsweep [MAX]        prints CSV rows: mode,bytes,us,verified
 #include <shmem.h>
@@ -17,7 +17,7 @@
 #include <cstring>
 #include <vector>
 
-#include "core/runtime.hpp"
+#include "core/runtime/runtime.hpp"
 
 namespace {
 double nowUs() {
@@ -35,9 +35,9 @@ int main(int argc, char** argv) {
     shmem_finalize();
     return 2;
   }
-  const size_t dflt = gshmem::remoteTune("aggregate", SIZE_MAX);        // read: the runtime's choice
-  const size_t cap = gshmem::remoteTune("aggregate", size_t(1) << 30);  // the largest batched put
-  gshmem::remoteTune("aggregate", dflt);
+  const size_t dflt = gshmem::remoteSetAggregate(SIZE_MAX);        // read: the runtime's choice
+  const size_t cap = gshmem::remoteSetAggregate(size_t(1) << 30);  // the largest batched put
+  gshmem::remoteSetAggregate(dflt);
   if (cap == 0 && me == 0) fprintf(stderr, "hsweep: PE 1 is not reached through UCX (or batching is off)\n");
   struct Mode {
     const char* name;
@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
     for (int r = 0; r < reps; ++r) {
       for (int k = 0; k < nm; ++k) {
         const Mode& m = modes[(k + r) % nm];
-        gshmem::remoteTune("aggregate", m.agg);
+        gshmem::remoteSetAggregate(m.agg);
         shmem_barrier_all();
         if (me == 0) {
           shmem_putmem(dst, src.data(), n, 1);  // warm-up
@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
     }
     shmem_barrier_all();
   }
-  gshmem::remoteTune("aggregate", dflt);
+  gshmem::remoteSetAggregate(dflt);
   shmem_free(dst);
   shmem_finalize();
   return 0;

@@ -176,15 +176,3 @@ std::size_t exclusivePrefix(const Group& g, std::size_t mine) {
 }
 
 }  // namespace gshmem::coll
-
-using gshmem::coll::Group;
-
-extern "C" void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long* pSync) {
-  Group g = gshmem::coll::activeSetGroup("shmem_barrier", PE_start, logPE_stride, PE_size, pSync);
-  gshmem::coll::groupSync(g);
-}
-
-extern "C" void gshmem_sync_active_set(int PE_start, int logPE_stride, int PE_size, long* pSync) {
-  Group g = gshmem::coll::activeSetGroup("shmem_sync", PE_start, logPE_stride, PE_size, pSync);
-  gshmem::coll::groupSync(g);
-}

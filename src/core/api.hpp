@@ -1,15 +1,16 @@
-// Out-of-line runtime entry points used by the public C API (src/core/api_*.cpp).
+// The core's entry points for the layers above it: the public C API (src/api) and the collectives. Out of line;
+// defined in core/runtime, core/memory, core/sync and core/team.
 // Every function takes the public call's name for its error messages; errors in user input are fatal
 // (one line naming PE, call and fix; the whole job ends), as the OpenSHMEM C API has no error returns.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 
-#include "core/ops.hpp"
+#include "core/rma/ops.hpp"
 
 namespace gshmem {
 
-// ---- lifecycle (runtime.cpp)
+// ---- lifecycle (runtime/runtime.cpp)
 /// Initialize once per process; later calls only return the thread level. Returns the provided level.
 int runtimeInit(const char* call, int requested_thread_level);
 /// Collective: barrier, then release everything. Safe to call twice.
@@ -22,19 +23,19 @@ void* ptrOf(const void* addr, int pe);
 bool peAccessible(int pe);
 bool addrAccessible(const void* addr, int pe);
 
-// ---- symmetric heap (heap.cpp); all collective over the world, with a barrier, as the spec requires
+// ---- symmetric heap (memory/heap.cpp); all collective over the world, with a barrier, as the spec requires
 void* heapAlloc(const char* call, std::size_t size, std::size_t align, bool zero);
 void* heapRealloc(const char* call, void* ptr, std::size_t size);
 void heapFree(const char* call, void* ptr);
 
-// ---- synchronization (sync.cpp)
+// ---- synchronization (sync/sync.cpp)
 void barrierAll(const char* call);  ///< quiet + sync of the world team
 void teamSync(const char* call, gshmem_team* team);
 void setLock(const char* call, long* lock);
 void clearLock(const char* call, long* lock);
 int testLock(const char* call, long* lock);  ///< 0 when acquired
 
-// ---- teams and contexts (team.cpp)
+// ---- teams and contexts (team/team.cpp)
 gshmem_team* teamWorld();
 gshmem_team* teamShared();
 gshmem_ctx* ctxDefault();

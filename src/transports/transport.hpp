@@ -1,8 +1,11 @@
 // The transport contract: the only header a transport includes from above base/.
-// A transport is one mechanism (shared memory, UCX, loopback) that can reach some peers.
+// A transport is one mechanism (shared memory, UCX, loopback) that can reach some peers. It never includes core/,
+// never calls the public API and never ends the job: errors come back as Status, and a lost peer is reported
+// through TransportConfig::on_peer_lost. The built-in transports are listed in transports/registry.cpp.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -55,6 +58,19 @@ struct PeerReach {
   unsigned caps = 0;
   std::vector<char*> mapped;  ///< per region: base of the peer's region as mapped here (nullptr when not mapped)
   std::string why;            ///< one line for GSHMEM_INFO: why this transport was chosen
+};
+
+/// Typed configuration handed to a transport at creation; the core fills it from its parameters.
+struct TransportConfig {
+  int thread_level = 0;          ///< SHMEM_THREAD_* level the program asked for (3: SHMEM_THREAD_MULTIPLE)
+  bool progress_thread = false;  ///< run a progress thread of the transport's own (GSHMEM_PROGRESS_THREAD)
+  long timeout_s = 0;            ///< bound, in seconds, of every blocking wait on a peer (0: wait forever)
+  long wait_spins = 2048;        ///< polls of a blocking wait before it yields the CPU at each poll
+  std::size_t aggregate = 0;     ///< puts up to this many bytes may be batched into one message (0: never)
+  /// Called, from any thread, when a peer is lost or makes no progress within timeout_s: `why` is a short
+  /// lowercase cause. The core prints one line and ends the job; if it returns, the transport fails the operation
+  /// with Status::RemoteError. Unset: the transport only returns the error.
+  std::function<void(int pe, const char* why)> on_peer_lost;
 };
 
 /// Host-side transport interface. Methods are grouped by lifecycle phase.
@@ -116,17 +132,31 @@ class Transport {
   virtual Status quiet() { return Status::Ok; }
   /// Make progress on incoming and outgoing operations (called from wait loops). Must be cheap when idle.
   virtual void progress() {}
-  /// Calibration hook (benchmarks that interleave forced choices in one process, like protocols::deviceForce):
-  /// set a transport knob now, e.g. "aggregate" = largest batched put in bytes. Not for applications (they use
-  /// the GSHMEM_* variables); SIZE_MAX only reads; unknown keys are ignored. Returns the value in effect after the call.
-  virtual std::size_t tune(const char* key, std::size_t value) { return 0; }
+  /// Calibration (benchmarks that interleave forced choices in one process): the largest put batched into one
+  /// message, clamped to what the transport supports; SIZE_MAX only reads. Returns the value in effect after the
+  /// call, 0 for a transport that does not batch. Not for applications (they set TransportConfig::aggregate).
+  virtual std::size_t setAggregate(std::size_t bytes) { return 0; }
 };
 
-/// Shared-memory transport: maps the memfd-backed regions of every PE on the same node.
-std::unique_ptr<Transport> shmTransportCreate();
+/// One built-in transport: its name (as GSHMEM_TRANSPORTS spells it) and how to make one.
+struct TransportEntry {
+  const char* name;
+  /// A new, unconnected transport; nullptr when this build does not have it.
+  std::unique_ptr<Transport> (*create)(const TransportConfig& cfg);
+  /// Connected only when some PE has a peer that the transports before it do not reach (a collective decision).
+  bool on_demand;
+};
 
-/// UCX transport (built when UCX is found): reaches every PE through UCP RMA/AMO on registered regions.
-/// Returns nullptr when this build has no UCX.
-std::unique_ptr<Transport> ucxTransportCreate();
+/// The built-in transports in probe order (transports/registry.cpp): a peer is reached by the first one that
+/// reports caps for it. Adding a transport is one folder under src/transports and one line there.
+extern const TransportEntry kTransports[];
+extern const int kNumTransports;
+
+/// Loopback: reaches this PE only, by load/store on its own regions.
+std::unique_ptr<Transport> selfTransportCreate(const TransportConfig& cfg);
+/// Shared-memory transport: maps the memfd-backed regions of every PE on the same node.
+std::unique_ptr<Transport> shmTransportCreate(const TransportConfig& cfg = TransportConfig{});
+/// UCX transport: reaches every PE through UCP RMA/AMO on registered regions. nullptr when the build has no UCX.
+std::unique_ptr<Transport> ucxTransportCreate(const TransportConfig& cfg);
 
 }  // namespace gshmem

@@ -1,11 +1,11 @@
-// Tier (a): the symmetric heap's offset allocator (src/core/heap_allocator.hpp).
+// Tier (a): the symmetric heap's offset allocator (src/core/memory/heap_allocator.hpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
 #include <vector>
 
-#include "core/heap_allocator.hpp"
+#include "core/memory/heap_allocator.hpp"
 
 namespace gshmem {
 namespace {

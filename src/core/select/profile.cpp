@@ -90,6 +90,34 @@ const ProfileModel* Profile::find(ProtocolId p, MemPair m, Direction d, PathType
   return nullptr;
 }
 
+/// One model line's 10 fields into *pm and *r; false with the reason in *what.
+static bool modelLineParse(const std::vector<std::string>& f, ProfileModel* pm, ModelRange* r, std::string* what) {
+  auto bad = [&](const std::string& w) {
+    *what = w;
+    return false;
+  };
+  if (f.size() != 10)
+    return bad("expected 10 fields (protocol mempair direction path_class range_lo range_hi overhead_us "
+               "bandwidth_GBps samples r2), found " + std::to_string(f.size()));
+  pm->proto = protocolByName(f[0]);
+  if (pm->proto == ProtocolId::None)
+    return bad("unknown protocol '" + f[0] + "' (known: " + protocolNames() + ")");
+  if (!memPairParse(f[1], &pm->mem)) return bad("unknown memory pair '" + f[1] + "' (hh, hd, dh, dd)");
+  if (!directionParse(f[2], &pm->dir)) return bad("unknown direction '" + f[2] + "' (put, get)");
+  if (!pathTypeParse(f[3], &pm->cls))
+    return bad("unknown path class '" + f[3] + "' (SELF, NVL, PIX, PXB, PHB, NODE, SYS, NET)");
+  if (!selectParseSize(f[4], &r->lo) || r->lo == kSizeInf) return bad("range_lo '" + f[4] + "' is not a size");
+  if (!selectParseSize(f[5], &r->hi)) return bad("range_hi '" + f[5] + "' is not a size or inf");
+  if (r->hi <= r->lo) return bad("empty range " + f[4] + "-" + f[5]);
+  if (!parseDouble(f[6], &r->line.overhead_us) || r->line.overhead_us < 0)
+    return bad("overhead_us '" + f[6] + "' is not a non-negative number");
+  if (!parseDouble(f[7], &r->line.bandwidth_GBps) || r->line.bandwidth_GBps <= 0)
+    return bad("bandwidth_GBps '" + f[7] + "' is not a positive number");
+  if (!parseInt(f[8], &r->samples)) return bad("samples '" + f[8] + "' is not a count");
+  if (!parseDouble(f[9], &r->r2)) return bad("r2 '" + f[9] + "' is not a number");
+  return true;
+}
+
 Status profileParse(std::istream& in, const std::string& name, Profile* out, std::string* err) {
   Profile prof;
   std::string text;
@@ -125,30 +153,11 @@ Status profileParse(std::istream& in, const std::string& name, Profile* out, std
       prof.meta.emplace_back(f[1], value);
       continue;
     }
-    if (f.size() != 10)
-      return fail(line,
-                  "expected 10 fields (protocol mempair direction path_class range_lo range_hi overhead_us "
-                  "bandwidth_GBps samples r2), found " +
-                      std::to_string(f.size()));
     ProfileModel pm;
     pm.line = line;
     ModelRange r;
-    pm.proto = protocolByName(f[0]);
-    if (pm.proto == ProtocolId::None)
-      return fail(line, "unknown protocol '" + f[0] + "' (known: " + protocolNames() + ")");
-    if (!memPairParse(f[1], &pm.mem)) return fail(line, "unknown memory pair '" + f[1] + "' (hh, hd, dh, dd)");
-    if (!directionParse(f[2], &pm.dir)) return fail(line, "unknown direction '" + f[2] + "' (put, get)");
-    if (!pathTypeParse(f[3], &pm.cls))
-      return fail(line, "unknown path class '" + f[3] + "' (SELF, NVL, PIX, PXB, PHB, NODE, SYS, NET)");
-    if (!selectParseSize(f[4], &r.lo) || r.lo == kSizeInf) return fail(line, "range_lo '" + f[4] + "' is not a size");
-    if (!selectParseSize(f[5], &r.hi)) return fail(line, "range_hi '" + f[5] + "' is not a size or inf");
-    if (r.hi <= r.lo) return fail(line, "empty range " + f[4] + "-" + f[5]);
-    if (!parseDouble(f[6], &r.line.overhead_us) || r.line.overhead_us < 0)
-      return fail(line, "overhead_us '" + f[6] + "' is not a non-negative number");
-    if (!parseDouble(f[7], &r.line.bandwidth_GBps) || r.line.bandwidth_GBps <= 0)
-      return fail(line, "bandwidth_GBps '" + f[7] + "' is not a positive number");
-    if (!parseInt(f[8], &r.samples)) return fail(line, "samples '" + f[8] + "' is not a count");
-    if (!parseDouble(f[9], &r.r2)) return fail(line, "r2 '" + f[9] + "' is not a number");
+    std::string what;
+    if (!modelLineParse(f, &pm, &r, &what)) return fail(line, what);
     ProfileModel* cur = nullptr;
     for (ProfileModel& m : prof.models)
       if (m.proto == pm.proto && m.mem == pm.mem && m.dir == pm.dir && m.cls == pm.cls) cur = &m;

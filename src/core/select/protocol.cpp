@@ -59,7 +59,7 @@ LinkModel p2pSmDefaults(PathType cls, MemPair, Direction, const char** origin) {
 bool stagedReaches(const PeerPath&, MemPair m) { return m != MemPair::HostHost; }
 LinkModel stagedDefaults(PathType cls, MemPair, Direction, const char** origin) {
   *origin = cls == PathType::Net ? "two PCIe copies + proxy ~15 us; NET class 12 GB/s (topology.hpp)"
-                                 : "two PCIe copies + proxy 2.6 us ~15 us; pipeline 48 GB/s of pinned 55 (issue 6)";
+                                 : "two PCIe copies + proxy 2.6 us ~15 us; pipeline 48 GB/s of pinned 55";
   return LinkModel{15.0, cls == PathType::Net ? pathDefaultBandwidth(PathType::Net) : 48.0};
 }
 

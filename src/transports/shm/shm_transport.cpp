@@ -97,6 +97,6 @@ class ShmTransport final : public Transport {
 
 }  // namespace
 
-std::unique_ptr<Transport> shmTransportCreate() { return std::make_unique<ShmTransport>(); }
+std::unique_ptr<Transport> shmTransportCreate(const TransportConfig&) { return std::make_unique<ShmTransport>(); }
 
 }  // namespace gshmem

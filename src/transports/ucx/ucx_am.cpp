@@ -19,7 +19,6 @@
 #include <cstdio>
 #include <cstring>
 
-#include "base/config.hpp"
 #include "transports/ucx/ucx_check.hpp"
 #include "transports/ucx/ucx_internal.hpp"
 
@@ -82,17 +81,12 @@ Status UcxTransport::amSetup(const std::vector<LocalRegion>& regions) {
     hp.arg = this;
     GSHMEM_UCS_CHECK(ucp_worker_set_am_recv_handler(worker_, &hp));
   }
-  std::size_t want = params().UCX_AGGREGATE;
+  std::size_t want = cfg_.aggregate;
   agg_max_ = multi_ ? 0 : (want > kBatchBytes / 4 ? kBatchBytes / 4 : want);
   return Status::Ok;
 }
 
-std::size_t UcxTransport::tune(const char* key, std::size_t value) {
-  if (std::strcmp(key, "wait_spins") == 0) {  // the core's wait policy (GSHMEM_WAIT_SPINS, less when oversubscribed)
-    if (value != SIZE_MAX) yield_after_ = value;
-    return yield_after_;
-  }
-  if (std::strcmp(key, "aggregate") != 0) return 0;
+std::size_t UcxTransport::setAggregate(std::size_t value) {
   if (value == SIZE_MAX) return agg_max_;  // read only
   (void)flushBatches();  // batches already made keep their place in the stream
   agg_max_ = multi_ ? 0 : (value > kBatchBytes / 4 ? kBatchBytes / 4 : value);

@@ -80,6 +80,7 @@ inline void raiseTo(std::atomic<uint64_t>& a, uint64_t v) {
 
 class UcxTransport final : public Transport {
  public:
+  explicit UcxTransport(const TransportConfig& cfg) : cfg_(cfg) {}
   ~UcxTransport() override { teardown(false); }
   const char* name() const override { return "ucx"; }
 
@@ -104,13 +105,10 @@ class UcxTransport final : public Transport {
     if (watchDue(now)) watchdog(now);
   }
 
-  std::size_t tune(const char* key, std::size_t value) override;
+  std::size_t setAggregate(std::size_t bytes) override;
 
-  /// Endpoint error callback: one line naming the lost PE, then the job ends (unless we are tearing down).
-  void onPeerError(int pe, ucs_status_t status) {
-    if (closing_.load()) return;
-    lost(pe, ucs_status_string(status));
-  }
+  /// Endpoint error callback: reports the lost PE to the core (unless we are tearing down).
+  void onPeerError(int pe, ucs_status_t status) { lost(pe, ucs_status_string(status)); }
 
   // Active-message receive side (ucx_am.cpp), called from ucp_worker_progress on whichever thread progresses.
   void onBatch(const void* data, std::size_t length);
@@ -119,18 +117,21 @@ class UcxTransport final : public Transport {
  private:
   static constexpr uint64_t kWatchPeriodNs = 1000000;  // 1 ms
 
-  [[noreturn]] void lost(int pe, const char* why) {
-    fprintf(stderr, "gshmem: PE %d: lost PE %d (%s): ending the job\n", me_, pe, why);
-    fflush(stderr);
-    bs_->abortJob(1);
-    _exit(1);
+  /// Report a lost peer to the core (TransportConfig::on_peer_lost), which normally ends the job. When it returns,
+  /// operations on the peer's endpoint fail and return their error. Silent once teardown has begun: a peer's closed
+  /// connection is no fault then.
+  void lost(int pe, const char* why) {
+    if (!closing_.load() && cfg_.on_peer_lost) cfg_.on_peer_lost(pe, why);
   }
 
   Status applyConfig(ucp_config_t* cfg);
+  Status createWorker();                                     ///< UCP context and worker (connect, step 1)
+  Status mapRegions(const std::vector<LocalRegion>& regions);  ///< ucp_mem_map of every region
+  Status connectPeer(int pe, const char* card);              ///< endpoint and rkeys from `pe`'s card
   Status exchangeCards(const std::vector<LocalRegion>& regions, std::vector<char>* all, std::size_t* stride);
   Status waitRequest(void* req, int pe, const char* what);
-  /// Progress the worker until done() holds. Bounded by GSHMEM_TIMEOUT: then one line naming `pe` and `what` on
-  /// stderr and Status::Timeout (the caller ends the job). After yield_after_ polls it yields the CPU at every
+  /// Progress the worker until done() holds. Bounded by TransportConfig::timeout_s: then `pe` is reported lost
+  /// (naming `what`) and, if the core lets the call return, Status::Timeout. After yield_after_ polls it yields the CPU at every
   /// poll, as the core's wait loops do: where PEs outnumber cores, the PE that must answer (a get or an AMO over
   /// TCP is served by the target's progress) may be waiting for this core.
   template <typename Done>
@@ -144,9 +145,9 @@ class UcxTransport final : public Transport {
       if (!start) {
         start = now;
       } else if (now - start > timeout_ns_) {
-        fprintf(stderr, "gshmem: PE %d: no progress from PE %d for %ld s (%s): ending the job\n", me_, pe, timeout_s_,
-                what);
-        fflush(stderr);
+        char why[128];
+        snprintf(why, sizeof why, "no progress for %ld s: %s", timeout_s_, what);
+        lost(pe, why);
         return Status::Timeout;
       }
     }
@@ -184,6 +185,7 @@ class UcxTransport final : public Transport {
   Peer& peer(int pe) { return peers_[pe]; }
   static void markPosted(Peer& p) { p.posted.fetch_add(1, std::memory_order_release); }
 
+  TransportConfig cfg_;
   Bootstrap* bs_ = nullptr;
   int me_ = -1;
   int npes_ = 0;
@@ -200,8 +202,8 @@ class UcxTransport final : public Transport {
   std::atomic<uint64_t> last_watch_{0};
   std::atomic_flag bg_lock_ = ATOMIC_FLAG_INIT;
   uint64_t junk_[8] = {};  // reply buffer of Set (a swap whose old value nobody reads)
-  unsigned long yield_after_ = 2048;  // polls before progressUntil yields at each poll (core's wait policy)
-  std::size_t agg_max_ = 0;        // puts up to this size are batched (0: never; GSHMEM_UCX_AGGREGATE)
+  unsigned long yield_after_ = 2048;  // polls before progressUntil yields at each poll (TransportConfig::wait_spins)
+  std::size_t agg_max_ = 0;        // puts up to this size are batched (0: never; TransportConfig::aggregate)
   std::vector<int> dirty_;         // peers whose batch may be non-empty (application thread only)
   char* local_base_[kMaxRegions] = {};
   std::size_t local_size_[kMaxRegions] = {};

@@ -15,8 +15,8 @@
 // with unflushed operations; the optional progress thread (GSHMEM_PROGRESS_THREAD=1) runs the same loop with
 // a sleep backoff, so a PE in a long compute loop still serves remote gets and AMOs emulated over TCP.
 //
-// Faults. Endpoints use UCP_ERR_HANDLING_MODE_PEER; their error callback prints one line naming the lost PE and
-// ends the job through the bootstrap. Every blocking wait, and every background flush, is bounded by
+// Faults. Endpoints use UCP_ERR_HANDLING_MODE_PEER; their error callback reports the lost PE to the core
+// (TransportConfig::on_peer_lost), which prints one line naming it and ends the job. Every blocking wait, and every background flush, is bounded by
 // GSHMEM_TIMEOUT seconds ("no progress from PE n for T s"). UCX keepalive and TCP keepalive are set from the
 // same timeout (unless the user set UCX_* variables), so an idle dead link is found too.
 #include <sched.h>
@@ -33,9 +33,7 @@
 #include <thread>
 #include <vector>
 
-#include "base/config.hpp"
 #include "base/log.hpp"
-#include "gshmem/c/setup.h"  // shmem_query_thread: the thread level the program asked for (set before connect)
 #include "transports/transport.hpp"
 #include "transports/ucx/ucx_check.hpp"
 
@@ -106,19 +104,7 @@ Status UcxTransport::exchangeCards(const std::vector<LocalRegion>& regions, std:
   return Status::Ok;
 }
 
-Status UcxTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& regions, std::vector<PeerReach>* out) {
-  if (regions.size() > kMaxRegions) return Status::Internal;
-  bs_ = &bs;
-  me_ = bs.rank();
-  npes_ = bs.size();
-  nregions_ = static_cast<int>(regions.size());
-  const Params& p = params();
-  timeout_s_ = p.TIMEOUT > 0 ? p.TIMEOUT : 0;
-  timeout_ns_ = uint64_t(timeout_s_) * 1000000000ull;
-  int level = 0;
-  shmem_query_thread(&level);
-  multi_ = level >= kThreadMultiple || p.PROGRESS_THREAD;
-
+Status UcxTransport::createWorker() {
   ucp_config_t* cfg = nullptr;
   if (timeout_s_ > 0) {  // before ucp_config_read: see applyConfig
     long idle = timeout_s_ / 2 > 0 ? timeout_s_ / 2 : 1, intvl = timeout_s_ / 8 > 0 ? timeout_s_ / 8 : 1;
@@ -126,9 +112,9 @@ Status UcxTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& regi
     setenv("UCX_TCP_KEEPINTVL", (std::to_string(intvl) + "s").c_str(), 0);
     setenv("UCX_TCP_KEEPCNT", "3", 0);
   }
-  // TCP send segments of 64 KiB instead of UCX's 8 KiB: a 4 MiB put is 64 sendmsg calls instead of 512. Measured
-  // between two namespace hosts over veth (2026-11-22): put 4 MiB bandwidth 1.1-1.25 GB/s -> 3.6-4.5 GB/s; 256 KiB
-  // and 1 MiB segments were slower (2.0-3.4, 1.8 GB/s); 8-byte put + quiet unchanged. The user's value wins.
+  // TCP send segments of 64 KiB instead of UCX's 8 KiB: a 4 MiB put is 64 sendmsg calls instead of 512, about 3x
+  // the bandwidth of 4 MiB puts between two namespace hosts over veth; 256 KiB and 1 MiB segments were slower. The
+  // user's value wins.
   setenv("UCX_TCP_TX_SEG_SIZE", "64K", 0);
   GSHMEM_UCS_CHECK(ucp_config_read(nullptr, nullptr, &cfg));
   (void)applyConfig(cfg);
@@ -147,22 +133,72 @@ Status UcxTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& regi
   wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
   wp.thread_mode = multi_ ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SINGLE;
   GSHMEM_UCS_CHECK(ucp_worker_create(ctx_, &wp, &worker_));
-  GSHMEM_CHECK(amSetup(regions));  // handlers before any peer can reach this worker (cards come next)
+  return Status::Ok;
+}
 
+Status UcxTransport::mapRegions(const std::vector<LocalRegion>& regions) {
   for (int r = 0; r < nregions_; ++r) {
     if (regions[r].size == 0 || regions[r].base == nullptr) continue;
     ucp_mem_map_params_t mp{};
     mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
     mp.address = regions[r].base;
     mp.length = regions[r].size;
-    us = ucp_mem_map(ctx_, &mp, &memh_[r]);
+    ucs_status_t us = ucp_mem_map(ctx_, &mp, &memh_[r]);
     if (us != UCS_OK) {
       GSHMEM_LOG_ERROR(UCX, "ucp_mem_map of region %d (%zu bytes at %p) failed: %s", r, regions[r].size,
                        static_cast<void*>(regions[r].base), ucs_status_string(us));
       return ucsToStatus(us);
     }
   }
+  return Status::Ok;
+}
 
+Status UcxTransport::connectPeer(int pe, const char* card) {
+  CardHeader h;
+  memcpy(&h, card, sizeof h);
+  const char* addr = card + sizeof h;
+  Peer& pr = peers_[pe];
+  pr.err = ErrArg{this, pe};
+  ucp_ep_params_t ep{};
+  ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+                  UCP_EP_PARAM_FIELD_ERR_HANDLER;
+  ep.address = reinterpret_cast<const ucp_address_t*>(addr);
+  ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+  ep.err_handler.cb = epErrorCallback;
+  ep.err_handler.arg = &pr.err;
+  ucs_status_t us = ucp_ep_create(worker_, &ep, &pr.ep);
+  if (us != UCS_OK) {
+    GSHMEM_LOG_ERROR(UCX, "cannot create an endpoint to PE %d: %s", pe, ucs_status_string(us));
+    return ucsToStatus(us);
+  }
+  const char* rk = addr + h.addr_len;
+  for (uint32_t r = 0; r < h.nregions && r < kMaxRegions; ++r) {
+    if (h.rkey_len[r] == 0) continue;
+    us = ucp_ep_rkey_unpack(pr.ep, rk, &pr.rkey[r]);
+    if (us != UCS_OK) {
+      GSHMEM_LOG_ERROR(UCX, "cannot unpack PE %d's remote key for region %u: %s", pe, r, ucs_status_string(us));
+      return ucsToStatus(us);
+    }
+    pr.base[r] = h.base[r];
+    rk += h.rkey_len[r];
+  }
+  remote_.push_back(pe);
+  return Status::Ok;
+}
+
+Status UcxTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& regions, std::vector<PeerReach>* out) {
+  if (regions.size() > kMaxRegions) return Status::Internal;
+  bs_ = &bs;
+  me_ = bs.rank();
+  npes_ = bs.size();
+  nregions_ = static_cast<int>(regions.size());
+  timeout_s_ = cfg_.timeout_s > 0 ? cfg_.timeout_s : 0;
+  timeout_ns_ = uint64_t(timeout_s_) * 1000000000ull;
+  yield_after_ = cfg_.wait_spins > 0 ? static_cast<unsigned long>(cfg_.wait_spins) : 0;
+  multi_ = cfg_.thread_level >= kThreadMultiple || cfg_.progress_thread;
+  GSHMEM_CHECK(createWorker());
+  GSHMEM_CHECK(amSetup(regions));  // handlers before any peer can reach this worker (cards come next)
+  GSHMEM_CHECK(mapRegions(regions));
   std::vector<char> cards;
   std::size_t stride = 0;
   GSHMEM_CHECK(exchangeCards(regions, &cards, &stride));
@@ -177,36 +213,7 @@ Status UcxTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& regi
       reach[pe].why = "self: not through ucx";
       continue;
     }
-    const char* c = cards.data() + stride * pe;
-    CardHeader h;
-    memcpy(&h, c, sizeof h);
-    const char* addr = c + sizeof h;
-    Peer& pr = peers_[pe];
-    pr.err = ErrArg{this, pe};
-    ucp_ep_params_t ep{};
-    ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
-                    UCP_EP_PARAM_FIELD_ERR_HANDLER;
-    ep.address = reinterpret_cast<const ucp_address_t*>(addr);
-    ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
-    ep.err_handler.cb = epErrorCallback;
-    ep.err_handler.arg = &pr.err;
-    us = ucp_ep_create(worker_, &ep, &pr.ep);
-    if (us != UCS_OK) {
-      GSHMEM_LOG_ERROR(UCX, "cannot create an endpoint to PE %d: %s", pe, ucs_status_string(us));
-      return ucsToStatus(us);
-    }
-    const char* rk = addr + h.addr_len;
-    for (uint32_t r = 0; r < h.nregions && r < kMaxRegions; ++r) {
-      if (h.rkey_len[r] == 0) continue;
-      us = ucp_ep_rkey_unpack(pr.ep, rk, &pr.rkey[r]);
-      if (us != UCS_OK) {
-        GSHMEM_LOG_ERROR(UCX, "cannot unpack PE %d's remote key for region %u: %s", pe, r, ucs_status_string(us));
-        return ucsToStatus(us);
-      }
-      pr.base[r] = h.base[r];
-      rk += h.rkey_len[r];
-    }
-    remote_.push_back(pe);
+    GSHMEM_CHECK(connectPeer(pe, cards.data() + stride * pe));
     reach[pe].caps = kCapRma | kCapAmo;
     char why[160];
     snprintf(why, sizeof why, "UCP RMA/AMO over UCX_TLS=%s; %s", tls ? tls : "(default)",
@@ -214,8 +221,8 @@ Status UcxTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& regi
     reach[pe].why = why;
   }
   GSHMEM_LOG_INFO(UCX, "UCX transport up: %d endpoints, worker thread mode %s, timeout %ld s, progress thread %s",
-                  npes_ - 1, multi_ ? "multi" : "single", timeout_s_, p.PROGRESS_THREAD ? "on" : "off");
-  if (p.PROGRESS_THREAD) startProgressThread();
+                  npes_ - 1, multi_ ? "multi" : "single", timeout_s_, cfg_.progress_thread ? "on" : "off");
+  if (cfg_.progress_thread) startProgressThread();
   *out = std::move(reach);
   return Status::Ok;
 }
@@ -287,10 +294,9 @@ void UcxTransport::watchdog(uint64_t /*caller's clock*/) {
       ucs_status_t s = ucp_request_check_status(p.bg_req);
       if (s == UCS_INPROGRESS) {
         if (timeout_ns_ && now > p.bg_start && now - p.bg_start > timeout_ns_ && !closing_.load()) {
-          fprintf(stderr, "gshmem: PE %d: no progress from PE %d for %ld s (operations unacknowledged): ending the job\n",
-                  me_, pe, timeout_s_);
-          fflush(stderr);
-          bs_->abortJob(1);
+          char why[96];
+          snprintf(why, sizeof why, "no progress for %ld s, operations unacknowledged", timeout_s_);
+          lost(pe, why);
         }
         continue;
       }
@@ -524,6 +530,8 @@ void UcxTransport::teardown(bool collective) {
 
 }  // namespace ucxt
 
-std::unique_ptr<Transport> ucxTransportCreate() { return std::make_unique<ucxt::UcxTransport>(); }
+std::unique_ptr<Transport> ucxTransportCreate(const TransportConfig& cfg) {
+  return std::make_unique<ucxt::UcxTransport>(cfg);
+}
 
 }  // namespace gshmem

@@ -6,12 +6,13 @@
 
 #include "base/config.hpp"
 #include "core/api.hpp"
-#include "core/team_internal.hpp"
+#include "core/team/team_internal.hpp"
 
+// The objects behind SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED and SHMEM_CTX_DEFAULT (shmem.h): exported data.
 extern "C" {
-gshmem_team gshmem_team_world_obj;
-gshmem_team gshmem_team_shared_obj;
-gshmem_ctx gshmem_ctx_default_obj;
+__attribute__((visibility("default"))) gshmem_team gshmem_team_world_obj;
+__attribute__((visibility("default"))) gshmem_team gshmem_team_shared_obj;
+__attribute__((visibility("default"))) gshmem_ctx gshmem_ctx_default_obj;
 }
 
 namespace gshmem {

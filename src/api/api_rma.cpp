@@ -1,7 +1,7 @@
 // Public C API: remote memory access (typed, sized and byte put/get, strided, nbi, put-with-signal).
 // Each routine is a thin forward to the inline templates of core/ops.hpp: no allocation, lock or syscall here.
 // The _nbi forms share the blocking path: the core completes transfers before returning.
-#include "core/api_common.hpp"
+#include "api/api_common.hpp"
 
 using gshmem::ops::get;
 using gshmem::ops::iget;

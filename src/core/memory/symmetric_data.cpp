@@ -1,4 +1,4 @@
-#include "core/symmetric_data.hpp"
+#include "core/memory/symmetric_data.hpp"
 
 #include <elf.h>
 #include <link.h>

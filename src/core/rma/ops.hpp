@@ -1,6 +1,6 @@
 // The typed operations behind every public RMA/AMO/signal/wait call, as inline templates.
 // Each takes the public call's name for error messages. A context's PE numbers are team-relative.
-// DEVICE: not-mapped branches go through offPut/offGet/offAmo (runtime.hpp): device heap or remote transport.
+// Not-mapped branches go through offPut/offGet/offAmo (core/runtime/runtime.hpp): device heap or remote transport.
 // Memory model (load/store path): put/get complete when they return (memcpy into the peer's mapping);
 // fence = release ordering, quiet = full fence; AMOs are sequentially consistent CPU atomics.
 #pragma once
@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/runtime.hpp"
+#include "core/runtime/runtime.hpp"
 
 namespace gshmem {
 

@@ -1,5 +1,5 @@
 // Shared by the public C API files: the context argument check and the macro that stamps a routine and its
-// shmem_ctx_ twin. Private to src/core/api_*.cpp.
+// shmem_ctx_ twin. Private to src/api/api_*.cpp.
 #pragma once
 #include "core/api.hpp"
 #include "shmem.h"

@@ -9,7 +9,7 @@
 // between epochs overlaps consecutive barriers (see teamSyncImpl).
 // Locks are ticket locks on the user's symmetric long at PE 0: high 32 bits = next ticket, low 32 = now serving.
 #include "core/api.hpp"
-#include "core/team_internal.hpp"
+#include "core/team/team_internal.hpp"
 
 namespace gshmem {
 

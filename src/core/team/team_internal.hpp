@@ -1,6 +1,6 @@
-// Team bookkeeping shared by runtime.cpp and sync.cpp.
+// Team bookkeeping shared by the init phases (runtime/init.cpp), sync/sync.cpp and memory/heap.cpp.
 #pragma once
-#include "core/runtime.hpp"
+#include "core/runtime/runtime.hpp"
 
 namespace gshmem {
 

@@ -6,7 +6,7 @@
 #include <ctime>
 
 #include "core/api.hpp"
-#include "core/device/device.hpp"  // DEVICE: GSHMEMX_MALLOC_DEVICE and shmem_free of device blocks
+#include "core/device/device.hpp"  // GSHMEMX_MALLOC_DEVICE and shmem_free of device blocks
 #include "shmem.h"
 #include "shmemx.h"
 

@@ -1,4 +1,4 @@
-#include "core/heap_allocator.hpp"
+#include "core/memory/heap_allocator.hpp"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 // The remote path of every operation: peers whose regions are not mapped here are reached through g_rt.remote.
 // Kept out of line so the load/store fast path stays small.
-#include "core/runtime.hpp"
+#include "core/runtime/runtime.hpp"
 
 namespace gshmem {
 
@@ -54,9 +54,7 @@ void remoteFence(const char* call) {
   if (isError(s)) fatal(call, "fence through %s failed: %s", g_rt.remote->name(), statusString(s));
 }
 
-std::size_t remoteTune(const char* key, std::size_t value) {
-  return g_rt.remote ? g_rt.remote->tune(key, value) : 0;
-}
+std::size_t remoteSetAggregate(std::size_t bytes) { return g_rt.remote ? g_rt.remote->setAggregate(bytes) : 0; }
 
 void remoteQuiet(const char* call) {
   if (!g_rt.remote) return;

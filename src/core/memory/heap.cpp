@@ -7,8 +7,8 @@
 
 #include "base/config.hpp"
 #include "core/api.hpp"
-#include "core/heap_allocator.hpp"
-#include "core/team_internal.hpp"
+#include "core/memory/heap_allocator.hpp"
+#include "core/team/team_internal.hpp"
 
 namespace gshmem {
 

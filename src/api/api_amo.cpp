@@ -1,7 +1,7 @@
 // Public C API: atomic memory operations (AMO14/AMO12/BIT7, fetching _nbi forms) and distributed locks.
 // Each routine is a thin forward to gshmem::ops::amo (core/ops.hpp). The _nbi forms complete on return and store
 // the fetched value into *fetch.
-#include "core/api_common.hpp"
+#include "api/api_common.hpp"
 
 using gshmem::AmoOp;
 using gshmem::ops::amo;

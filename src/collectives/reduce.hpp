@@ -1,4 +1,5 @@
-// Reductions: shmem_TYPE_OP_reduce (teams) and shmem_TYPE_OP_to_all (deprecated active sets).
+// Reductions over a Group: reduce<T, Op>, the algorithm behind shmem_TYPE_OP_reduce (teams) and
+// shmem_TYPE_OP_to_all (deprecated active sets); their C entry points are src/api/api_reduce.cpp.
 //
 // Two algorithms, chosen by size (both give every member bit-identical results: each element is combined in
 // member order 0, 1, ..., n-1 by exactly one code path):
@@ -12,20 +13,15 @@
 //     n * nelems, and no temporary is needed.
 // Sources are read in place through ptrOf() when the peer is mapped, in blocks of kBlockBytes so the running
 // result stays in L1; unmapped peers are fetched block by block with ops::get.
+#pragma once
 #include <algorithm>
 #include <complex>
 #include <cstring>
 #include <type_traits>
 
 #include "collectives/coll.hpp"
-#include "gshmem/c/collectives.h"
 
 namespace gshmem::coll {
-
-namespace {
-
-constexpr std::size_t kBlockBytes = 2048;
-constexpr std::size_t kDirectMaxBytes = 4096;  // crossover measured near 4-8 KiB at 2 PEs
 
 // ---- operators
 struct OpMax {
@@ -49,6 +45,11 @@ struct OpOr {
 struct OpXor {
   template <typename T> static T apply(T a, T b) { return static_cast<T>(a ^ b); }
 };
+
+namespace reduce_detail {
+
+constexpr std::size_t kBlockBytes = 2048;
+constexpr std::size_t kDirectMaxBytes = 4096;  // crossover measured near 4-8 KiB at 2 PEs
 
 template <typename T, typename Op>
 inline void combine(T* __restrict acc, const T* __restrict src, std::size_t n) {
@@ -80,8 +81,13 @@ void reduceRange(const Group& g, T* out, const T* source, std::size_t lo, std::s
   }
 }
 
+}  // namespace reduce_detail
+
+/// Reduce `nelems` elements of every member's `source` into every member's `dest` with Op (collective over `g`).
+/// dest == source is allowed; any other overlap is fatal.
 template <typename T, typename Op>
 void reduce(const Group& g, T* dest, const T* source, std::size_t nelems) {
+  using namespace reduce_detail;
   if (nelems == 0) return;
   const std::size_t bytes = nelems * sizeof(T);
   const bool in_place = dest == source;
@@ -120,48 +126,4 @@ void reduce(const Group& g, T* dest, const T* source, std::size_t nelems) {
   groupSync(g);
 }
 
-}  // namespace
 }  // namespace gshmem::coll
-
-using gshmem::coll::Group;
-using gshmem::coll::OpAnd;
-using gshmem::coll::OpMax;
-using gshmem::coll::OpMin;
-using gshmem::coll::OpOr;
-using gshmem::coll::OpProd;
-using gshmem::coll::OpSum;
-using gshmem::coll::OpXor;
-
-// ---------------------------------------------------------------------------------------------- team-based
-#define GSHMEM_DEF_REDUCE(T, N, OP, OPCLASS)                                                                 \
-  extern "C" int shmem_##N##_##OP##_reduce(shmem_team_t team, T* dest, const T* source, size_t nreduce) {   \
-    Group g = gshmem::coll::teamGroup("shmem_" #N "_" #OP "_reduce", team);                                  \
-    gshmem::coll::reduce<T, OPCLASS>(g, dest, source, nreduce);                                              \
-    return 0;                                                                                                \
-  }
-#define GSHMEM_DEF_REDUCE_MINMAX(T, N) GSHMEM_DEF_REDUCE(T, N, max, OpMax) GSHMEM_DEF_REDUCE(T, N, min, OpMin)
-#define GSHMEM_DEF_REDUCE_ARITH(T, N) GSHMEM_DEF_REDUCE(T, N, sum, OpSum) GSHMEM_DEF_REDUCE(T, N, prod, OpProd)
-#define GSHMEM_DEF_REDUCE_BIT(T, N) \
-  GSHMEM_DEF_REDUCE(T, N, and, OpAnd) GSHMEM_DEF_REDUCE(T, N, or, OpOr) GSHMEM_DEF_REDUCE(T, N, xor, OpXor)
-GSHMEM_REDUCE_MINMAX_TYPES(GSHMEM_DEF_REDUCE_MINMAX)
-GSHMEM_REDUCE_ARITH_TYPES(GSHMEM_DEF_REDUCE_ARITH)
-GSHMEM_REDUCE_BIT_TYPES(GSHMEM_DEF_REDUCE_BIT)
-
-// ---------------------------------------------------------------------------------------------- active sets
-// pWrk is not needed: the algorithms above use no symmetric work array.
-#define GSHMEM_DEF_TOALL(T, N, OP, OPCLASS)                                                                       \
-  extern "C" void shmem_##N##_##OP##_to_all(T* dest, const T* source, int nreduce, int PE_start, int logPE_stride, \
-                                            int PE_size, T* pWrk, long* pSync) {                                  \
-    static const char* const kCall = "shmem_" #N "_" #OP "_to_all";                                              \
-    Group g = gshmem::coll::activeSetGroup(kCall, PE_start, logPE_stride, PE_size, pSync);                        \
-    if (GSHMEM_UNLIKELY(nreduce < 0)) gshmem::fatal(kCall, "nreduce %d is negative", nreduce);                   \
-    (void)pWrk;                                                                                                   \
-    gshmem::coll::reduce<T, OPCLASS>(g, dest, source, static_cast<size_t>(nreduce));                             \
-  }
-#define GSHMEM_DEF_TOALL_BIT(T, N) \
-  GSHMEM_DEF_TOALL(T, N, and, OpAnd) GSHMEM_DEF_TOALL(T, N, or, OpOr) GSHMEM_DEF_TOALL(T, N, xor, OpXor)
-#define GSHMEM_DEF_TOALL_MINMAX(T, N) GSHMEM_DEF_TOALL(T, N, max, OpMax) GSHMEM_DEF_TOALL(T, N, min, OpMin)
-#define GSHMEM_DEF_TOALL_ARITH(T, N) GSHMEM_DEF_TOALL(T, N, sum, OpSum) GSHMEM_DEF_TOALL(T, N, prod, OpProd)
-GSHMEM_TOALL_BIT_TYPES(GSHMEM_DEF_TOALL_BIT)
-GSHMEM_TOALL_MINMAX_TYPES(GSHMEM_DEF_TOALL_MINMAX)
-GSHMEM_TOALL_ARITH_TYPES(GSHMEM_DEF_TOALL_ARITH)

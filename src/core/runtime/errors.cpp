@@ -1,0 +1,78 @@
+// The one-line errors of the runtime: "gshmem: PE <n>: <call>: <message>", then the job ends on every PE.
+#include <unistd.h>
+
+#include <cstdarg>
+#include <cstdio>
+
+#include "core/runtime/runtime.hpp"
+#include "core/runtime/init.hpp"
+
+namespace gshmem {
+
+namespace {
+
+[[noreturn]] void vfatal(const char* call, const char* fmt, va_list ap) {
+  char msg[768];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  if (g_log.pe >= 0)
+    fprintf(stderr, "gshmem: PE %d: %s: %s\n", g_log.pe, call, msg);
+  else
+    fprintf(stderr, "gshmem: %s: %s\n", call, msg);
+  fflush(stderr);
+  if (g_rt.bootstrap) g_rt.bootstrap->abortJob(1);
+  _exit(1);
+}
+
+}  // namespace
+
+void fatal(const char* call, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vfatal(call, fmt, ap);
+}
+
+void peerLost(int pe, const char* why) {
+  fprintf(stderr, "gshmem: PE %d: lost PE %d (%s): ending the job\n", g_rt.my_pe, pe, why);
+  fflush(stderr);
+  if (g_rt.bootstrap) g_rt.bootstrap->abortJob(1);
+  _exit(1);
+}
+
+void errorNotSymmetric(const char* call, const char* what, const void* addr, std::size_t len) {
+  const char* h = g_rt.base[kRegionHeap];
+  const char* d = g_rt.base[kRegionData];
+  fatal(call,
+        "%s %p (+%zu bytes) is not in a symmetric region (heap [%p, %p), data [%p, %p)); allocate it with "
+        "shmem_malloc or make it a global/static variable",
+        what, addr, len, static_cast<const void*>(h), static_cast<const void*>(h + g_rt.size[kRegionHeap]),
+        static_cast<const void*>(d), static_cast<const void*>(d + g_rt.size[kRegionData]));
+}
+
+void errorBadPe(const char* call, int pe, int n) { fatal(call, "PE %d is out of range [0, %d)", pe, n); }
+
+void errorUnreachable(const char* call, int pe) {
+  fatal(call, "PE %d is not reachable: it is on another node and this build has no inter-node transport", pe);
+}
+
+void errorNotInitialized(const char* call) {
+  if (g_rt.finalized) fatal(call, "called after shmem_finalize; OpenSHMEM calls belong between shmem_init and it");
+  fatal(call, "called before shmem_init; call shmem_init first");
+}
+
+}  // namespace gshmem
+
+namespace gshmem::ops {
+
+void errorMisaligned(const char* call, const void* addr, std::size_t align) {
+  fatal(call, "address %p is not aligned to %zu bytes; atomics and signals need naturally aligned objects", addr,
+        align);
+}
+void errorBadCmp(const char* call, int cmp) {
+  fatal(call, "comparison %d is not one of SHMEM_CMP_EQ/NE/GT/GE/LT/LE", cmp);
+}
+void errorBadSignalOp(const char* call, int op) {
+  fatal(call, "signal operation %d is not SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD", op);
+}
+void errorNull(const char* call, const char* what) { fatal(call, "%s is NULL", what); }
+
+}  // namespace gshmem::ops

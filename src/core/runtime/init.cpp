@@ -1,0 +1,376 @@
+// The init phases (core/runtime/init.hpp). Each returns Status and, on failure, the one-line reason with its fix;
+// initPhasesRun turns that into the fatal error of the calling API routine.
+#include "core/runtime/init.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "base/config.hpp"
+#include "core/api.hpp"
+#include "core/device/device.hpp"
+#include "core/memory/symmetric_data.hpp"
+#include "core/protocols/device_path.hpp"
+#include "core/runtime/runtime.hpp"
+#include "core/team/team_internal.hpp"
+
+namespace gshmem {
+
+namespace {
+
+struct InitState {
+  LocalRegion heap;
+  LocalRegion data;
+  std::vector<std::string> why;  ///< per PE: why its transport was chosen (GSHMEM_INFO)
+};
+InitState g_init;
+
+/// Format the failure reason into *err; returns `s`.
+Status fail(std::string* err, Status s, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+Status fail(std::string* err, Status s, const char* fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  *err = msg;
+  return s;
+}
+
+Status allGatherOk(const void* mine, void* all, std::size_t bytes, std::string* err) {
+  if (isError(g_rt.bootstrap->allGather(mine, all, bytes)))
+    return fail(err, Status::RemoteError, "bootstrap allgather failed");
+  return Status::Ok;
+}
+
+// ---- bootstrap
+Status bootstrapInit(std::string* err) {
+  std::unique_ptr<Bootstrap> bs;
+  if (isError(mpiBootstrapCreate(g_rt.thread_level, &bs)))
+    return fail(err, Status::RemoteError, "cannot bootstrap through MPI");
+  g_rt.bootstrap = std::move(bs);
+  g_rt.my_pe = g_rt.bootstrap->rank();
+  g_rt.n_pes = g_rt.bootstrap->size();
+  g_rt.node_of = g_rt.bootstrap->nodeOf();
+  g_log.pe = g_rt.my_pe;
+  return Status::Ok;
+}
+void bootstrapFini() { g_rt.bootstrap.reset(); }
+
+// ---- parameters
+Status paramsInit(std::string* err) {
+  if (isError(paramsLoad(err))) return Status::InvalidArgument;
+  const Params& p = params();
+  if (!logConfigure(p.LOG_LEVEL.c_str(), p.LOG_SUBSYS.c_str()))
+    return fail(err, Status::InvalidArgument,
+                "GSHMEM_LOG_LEVEL='%s' / GSHMEM_LOG_SUBSYS='%s' is not valid (levels NONE..TRACE; subsystems "
+                "INIT,MEM,TRANSPORT,SHM,UCX,COLL,TEAM,PROXY,ALL)", p.LOG_LEVEL.c_str(), p.LOG_SUBSYS.c_str());
+  if (p.SYMMETRIC_DATA != "remap" && p.SYMMETRIC_DATA != "off")
+    return fail(err, Status::InvalidArgument, "GSHMEM_SYMMETRIC_DATA='%s' is not valid: use remap or off",
+                p.SYMMETRIC_DATA.c_str());
+  if (p.MAX_TEAMS < 2 || p.MAX_TEAMS > kMaxTeams)
+    return fail(err, Status::InvalidArgument, "GSHMEM_MAX_TEAMS=%ld is out of range [2, %d]", p.MAX_TEAMS, kMaxTeams);
+  if (p.SYMMETRIC_SIZE == 0) return fail(err, Status::InvalidArgument, "GSHMEM_SYMMETRIC_SIZE must be larger than 0");
+  uint64_t ce_min[3];
+  if (!parseSizeTriple(p.DEVICE_CE_MIN, ce_min))
+    return fail(err, Status::InvalidArgument,
+                "GSHMEM_DEVICE_CE_MIN='%s' is not valid: give off, one size, or three sizes thread,warp,block "
+                "(e.g. 20K,158K,727K)", p.DEVICE_CE_MIN.c_str());
+  if (p.UCX_AGGREGATE > 2048)
+    return fail(err, Status::InvalidArgument, "GSHMEM_UCX_AGGREGATE=%s is above the largest batched put (2K); use 0..2K",
+                formatSize(p.UCX_AGGREGATE).c_str());
+  if (p.TRANSPORTS != "auto" && p.TRANSPORTS != "shm" && p.TRANSPORTS != "ucx")
+    return fail(err, Status::InvalidArgument, "GSHMEM_TRANSPORTS='%s' is not valid: use auto, shm or ucx",
+                p.TRANSPORTS.c_str());
+  g_rt.check = static_cast<int>(p.CHECK);
+  g_rt.wait_spins = p.WAIT_SPINS < 0 ? 0 : p.WAIT_SPINS;
+  return Status::Ok;
+}
+
+/// A hash of the kernel's boot id: equal for every process of one running machine, whatever its namespaces.
+/// 0 when unreadable (then the launcher's node stands in).
+uint64_t machineId() {
+  FILE* f = fopen("/proc/sys/kernel/random/boot_id", "r");
+  if (!f) return 0;
+  char id[64] = {};
+  size_t n = fread(id, 1, sizeof id - 1, f);
+  fclose(f);
+  uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(id[i])) * 1099511628211ull;
+  return n ? h : 0;
+}
+
+// ---- wait policy. More PEs than cores on this machine: spinning only steals the core from the PE we wait for.
+// "This machine" is the kernel (its boot id), not the launcher's node: PEs in other network namespaces or
+// containers of the same host are separate nodes to MPI and UCX but share the cores.
+Status waitPolicyInit(std::string* err) {
+  uint64_t boot = machineId();
+  std::vector<uint64_t> boots(g_rt.n_pes);
+  GSHMEM_CHECK(allGatherOk(&boot, boots.data(), sizeof boot, err));
+  int local = 0;
+  for (int pe = 0; pe < g_rt.n_pes; ++pe)
+    local += boot ? boots[pe] == boot : g_rt.node_of[pe] == g_rt.node_of[g_rt.my_pe];
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  if (local > cores && g_rt.wait_spins > 16) g_rt.wait_spins = 16;
+  return Status::Ok;
+}
+
+// ---- symmetric regions
+Status heapCreate(std::size_t user_bytes, LocalRegion* out) {
+  g_rt.control_bytes = controlBytes(g_rt.n_pes);
+  std::size_t total = g_rt.control_bytes + ((user_bytes + 4095) & ~std::size_t(4095));
+  int fd = memfd_create("gshmem-heap", MFD_CLOEXEC);
+  if (fd < 0) {
+    GSHMEM_LOG_ERROR(MEM, "memfd_create for the symmetric heap failed: %s", strerror(errno));
+    return Status::SystemError;
+  }
+  if (ftruncate(fd, static_cast<off_t>(total)) != 0) {
+    GSHMEM_LOG_ERROR(MEM, "cannot size the symmetric heap to %zu bytes: %s", total, strerror(errno));
+    close(fd);
+    return Status::NoMemory;
+  }
+  // Reserve kHeapAlign of slack, then map the memfd at the aligned address inside the reservation.
+  void* res = mmap(nullptr, total + kHeapAlign, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (res == MAP_FAILED) {
+    GSHMEM_LOG_ERROR(MEM, "cannot reserve %zu bytes of address space for the heap: %s", total + kHeapAlign,
+                     strerror(errno));
+    close(fd);
+    return Status::NoMemory;
+  }
+  uintptr_t lo = reinterpret_cast<uintptr_t>(res);
+  uintptr_t at = (lo + kHeapAlign - 1) & ~(kHeapAlign - 1);
+  void* m = mmap(reinterpret_cast<void*>(at), total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+  if (m == MAP_FAILED) {
+    GSHMEM_LOG_ERROR(MEM, "cannot map the %zu-byte symmetric heap: %s", total, strerror(errno));
+    munmap(res, total + kHeapAlign);
+    close(fd);
+    return Status::NoMemory;
+  }
+  if (at > lo) munmap(res, at - lo);
+  if (lo + total + kHeapAlign > at + total) munmap(reinterpret_cast<void*>(at + total), lo + kHeapAlign - at);
+  out->base = static_cast<char*>(m);
+  out->size = total;
+  out->fd = fd;
+  return Status::Ok;
+}
+
+/// The heap layout (control area offset) must be the same on every PE; the data segment too (same executable),
+/// else globals are not symmetric and the data region is dropped.
+Status regionsAgree(std::string* err) {
+  std::vector<uint64_t> sizes(g_rt.n_pes);
+  uint64_t heap_bytes = g_init.heap.size;
+  GSHMEM_CHECK(allGatherOk(&heap_bytes, sizes.data(), sizeof heap_bytes, err));
+  for (int pe = 0; pe < g_rt.n_pes; ++pe)
+    if (sizes[pe] != heap_bytes)
+      return fail(err, Status::InvalidArgument,
+                  "PE %d has a %llu-byte heap but this PE %llu bytes: set the same GSHMEM_SYMMETRIC_SIZE on every PE",
+                  pe, static_cast<unsigned long long>(sizes[pe]), static_cast<unsigned long long>(heap_bytes));
+  uint64_t mine = g_init.data.size;
+  GSHMEM_CHECK(allGatherOk(&mine, sizes.data(), sizeof mine, err));
+  for (uint64_t s : sizes)
+    if (s != mine) {
+      GSHMEM_LOG_WARN(MEM, "PEs run executables with different data segments: globals are not symmetric");
+      if (g_init.data.fd >= 0) close(g_init.data.fd);
+      g_init.data = LocalRegion{};
+      break;
+    }
+  return Status::Ok;
+}
+
+Status regionsInit(std::string* err) {
+  const Params& p = params();
+  if (isError(heapCreate(p.SYMMETRIC_SIZE, &g_init.heap)))
+    return fail(err, Status::NoMemory, "cannot create the symmetric heap of %s; lower GSHMEM_SYMMETRIC_SIZE",
+                formatSize(p.SYMMETRIC_SIZE).c_str());
+  if (p.SYMMETRIC_DATA == "remap" && isError(symmetricDataCreate(&g_init.data)))
+    return fail(err, Status::SystemError,
+                "cannot make global and static data symmetric; set GSHMEM_SYMMETRIC_DATA=off to run without");
+  GSHMEM_CHECK(regionsAgree(err));
+  g_rt.base[kRegionHeap] = g_init.heap.base;
+  g_rt.size[kRegionHeap] = g_init.heap.size;
+  g_rt.base[kRegionData] = g_init.data.base;
+  g_rt.size[kRegionData] = g_init.data.size;
+  return Status::Ok;
+}
+
+/// The data segment stays mapped: it holds the program's globals.
+void regionsFini() {
+  if (g_init.heap.base) munmap(g_init.heap.base, g_init.heap.size);
+  g_init.heap = LocalRegion{};
+  g_rt.base[kRegionHeap] = nullptr;
+  g_rt.size[kRegionHeap] = 0;
+  heapReset();
+}
+
+// ---- transports: the registry in probe order; a peer is reached by the first transport with caps for it.
+TransportConfig transportConfig() {
+  const Params& p = params();
+  TransportConfig c;
+  c.thread_level = g_rt.thread_level;
+  c.progress_thread = p.PROGRESS_THREAD != 0;
+  c.timeout_s = p.TIMEOUT > 0 ? p.TIMEOUT : 0;
+  c.wait_spins = g_rt.wait_spins;  // blocking waits inside the transport yield as the core's do
+  c.aggregate = p.UCX_AGGREGATE;
+  c.on_peer_lost = [](int pe, const char* why) { peerLost(pe, why); };
+  return c;
+}
+
+bool transportEnabled(const char* name, const std::string& choice) {
+  return std::strcmp(name, "self") == 0 || choice == "auto" || choice == name;
+}
+
+/// Collective: true when some PE has a peer that no transport connected so far reaches.
+Status anyUnreached(bool* out, std::string* err) {
+  int mine = std::count(g_rt.peer_via.begin(), g_rt.peer_via.end(), std::string()) > 0 ? 1 : 0;
+  std::vector<int> all(g_rt.n_pes);
+  GSHMEM_CHECK(allGatherOk(&mine, all.data(), sizeof mine, err));
+  *out = std::find(all.begin(), all.end(), 1) != all.end();
+  return Status::Ok;
+}
+
+/// Record the peers that `t` reaches and no earlier transport does.
+void adoptPeers(Transport* t, const std::vector<PeerReach>& reach) {
+  for (int pe = 0; pe < g_rt.n_pes; ++pe) {
+    if (!g_rt.peer_via[pe].empty() || reach[pe].caps == 0) continue;
+    if (reach[pe].caps & kCapLoadStore)
+      for (int r = 0; r < kNumRegions; ++r) g_rt.peer_table[pe].base[r] = reach[pe].mapped[r];
+    else
+      g_rt.remote = t;  // one transport reaches the unmapped peers
+    g_rt.peer_via[pe] = t->name();
+    g_init.why[pe] = reach[pe].why;
+  }
+}
+
+Status connectEntry(const TransportEntry& e, std::vector<LocalRegion>& regions, std::string* err) {
+  const std::string& choice = params().TRANSPORTS;
+  auto t = e.create(transportConfig());
+  if (!t)
+    return fail(err, Status::Unsupported, "PEs on other nodes (or GSHMEM_TRANSPORTS=%s) need %s, and this build has "
+                "no %s", choice.c_str(), e.name, e.name);
+  std::vector<PeerReach> reach;
+  if (isError(t->connect(*g_rt.bootstrap, regions, &reach)))
+    return fail(err, Status::RemoteError, "%s transport setup failed", e.name);
+  adoptPeers(t.get(), reach);
+  g_rt.transports.push_back(std::move(t));
+  return Status::Ok;
+}
+
+Status transportsInit(std::string* err) {
+  const std::string& choice = params().TRANSPORTS;
+  std::vector<LocalRegion> regions = {g_init.heap, g_init.data};
+  g_rt.peer_table.assign(g_rt.n_pes, PeerEntry{});
+  g_rt.peer_via.assign(g_rt.n_pes, std::string());
+  g_init.why.assign(g_rt.n_pes, std::string());
+  for (int i = 0; i < kNumTransports; ++i) {
+    const TransportEntry& e = kTransports[i];
+    if (!transportEnabled(e.name, choice)) continue;
+    bool needed = true;
+    if (e.on_demand) GSHMEM_CHECK(anyUnreached(&needed, err));
+    if (needed) GSHMEM_CHECK(connectEntry(e, regions, err));
+  }
+  for (int pe = 0; pe < g_rt.n_pes; ++pe)
+    if (g_rt.peer_via[pe].empty())
+      return fail(err, Status::Unsupported, "PE %d cannot be reached by any transport (GSHMEM_TRANSPORTS=%s); use "
+                  "auto or ucx", pe, choice.c_str());
+  for (LocalRegion* r : {&g_init.heap, &g_init.data})
+    if (r->fd >= 0) close(r->fd);  // the mappings keep the memory alive
+  g_init.heap.fd = g_init.data.fd = -1;
+  g_rt.peers = g_rt.peer_table.data();
+  return Status::Ok;
+}
+
+void transportsFini() {
+  g_rt.peers = nullptr;
+  g_rt.remote = nullptr;
+  for (auto it = g_rt.transports.rbegin(); it != g_rt.transports.rend(); ++it) (*it)->disconnect();
+  g_rt.transports.clear();
+}
+
+// ---- path selection: a decision table per peer path, from GSHMEM_PROFILE, GSHMEM_PATH, GSHMEM_TUNE.
+Status selectorInit(std::string* err) {
+  bool avail[kNumProtocols] = {};
+  avail[static_cast<int>(ProtocolId::Shm)] = params().TRANSPORTS != "ucx";
+  avail[static_cast<int>(ProtocolId::Ucx)] = g_rt.remote != nullptr;
+  // Device protocols; their peer paths are added by the device layer once peers are mapped.
+  const bool dev = protocols::deviceProtocolsAvailable();
+  avail[static_cast<int>(ProtocolId::P2pCe)] = avail[static_cast<int>(ProtocolId::P2pSm)] = dev;
+  avail[static_cast<int>(ProtocolId::Staged)] = dev;
+  g_rt.peer_path.resize(g_rt.n_pes);
+  for (int pe = 0; pe < g_rt.n_pes; ++pe)
+    g_rt.peer_path[pe] = peerPathHost(g_rt.node_of[pe] == g_rt.node_of[g_rt.my_pe]);
+  if (isError(selectorCreate(selectParamsCurrent(), avail, g_rt.peer_path, &g_rt.selector, err)))
+    return Status::InvalidArgument;
+  return Status::Ok;
+}
+void selectorFini() { g_rt.selector.reset(); }
+
+// ---- teams
+Status teamsPhase(std::string*) {
+  teamsInit();
+  return Status::Ok;
+}
+
+// ---- GSHMEM_INFO: the variables, the transport of every peer and the selector's tables, printed by PE 0.
+Status infoPrint(std::string*) {
+  if (!params().INFO || g_rt.my_pe != 0) return Status::Ok;
+  fprintf(stderr, "gshmem: %d PEs on %d node(s); heap %s per PE (+%zu control bytes), data segment %zu bytes\n",
+          g_rt.n_pes, g_rt.node_of.empty() ? 1 : (*std::max_element(g_rt.node_of.begin(), g_rt.node_of.end()) + 1),
+          formatSize(params().SYMMETRIC_SIZE).c_str(), g_rt.control_bytes, g_rt.size[kRegionData]);
+  for (const auto& p : paramTable()) fprintf(stderr, "gshmem:   GSHMEM_%-16s = %s\n", p.name, paramCurrent(p).c_str());
+  for (int pe = 0; pe < g_rt.n_pes; ++pe)
+    fprintf(stderr, "gshmem:   PE %d -> PE %d: %s (%s)\n", g_rt.my_pe, pe, g_rt.peer_via[pe].c_str(),
+            g_init.why[pe].c_str());
+  fputs(g_rt.selector->describe("gshmem: ").c_str(), stderr);
+  return Status::Ok;
+}
+
+struct Phase {
+  Status (*init)(std::string* err);
+  void (*fini)();
+};
+
+const char* g_call = "shmem_init";  ///< the API routine running the phases, for the device phase's errors
+
+// Collective: creates the device heap only when every PE has a GPU; fatal (naming the call) on failure.
+Status devicePhase(std::string*) {
+  device::backendInit(g_call);
+  return Status::Ok;
+}
+
+const Phase kPhases[] = {
+    {bootstrapInit, bootstrapFini},
+    {paramsInit, nullptr},
+    {waitPolicyInit, nullptr},
+    {regionsInit, regionsFini},
+    {transportsInit, transportsFini},
+    {selectorInit, selectorFini},
+    {teamsPhase, teamsFinalize},
+    {infoPrint, nullptr},
+    {devicePhase, device::backendFinalize},
+};
+constexpr int kNumPhases = static_cast<int>(sizeof kPhases / sizeof kPhases[0]);
+int g_done = 0;  ///< phases completed
+
+}  // namespace
+
+void initPhasesRun(const char* call) {
+  g_call = call;
+  for (; g_done < kNumPhases; ++g_done) {
+    std::string err;
+    if (isError(kPhases[g_done].init(&err))) fatal(call, "%s", err.c_str());
+  }
+}
+
+void initPhasesTeardown() {
+  for (; g_done > 0; --g_done)
+    if (kPhases[g_done - 1].fini) kPhases[g_done - 1].fini();
+}
+
+}  // namespace gshmem

@@ -1,0 +1,17 @@
+// Init as a list of phases, each a small function with its undo: bootstrap -> parameters -> wait policy ->
+// symmetric regions -> transports (the registry) -> path selection -> teams -> device. Teardown runs the undo of
+// every completed phase in reverse order.
+#pragma once
+
+namespace gshmem {
+
+/// Run every init phase in order. The first failure is fatal: one line naming `call` and the fix.
+/// Called once, under g_rt.alloc_lock, with g_rt.thread_level already set.
+void initPhasesRun(const char* call);
+/// Undo the completed phases, last first. Collective when the phases were (device, transports).
+void initPhasesTeardown();
+
+/// The core's handler of TransportConfig::on_peer_lost: one line naming the lost PE, then the job ends.
+[[noreturn]] void peerLost(int pe, const char* why) __attribute__((cold));
+
+}  // namespace gshmem

@@ -1,0 +1,69 @@
+// Process-wide runtime state, and the lifecycle entry points over the init phases (core/runtime/init.cpp):
+// init runs them in order; finalize undoes them in reverse.
+#include "core/runtime/runtime.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "core/api.hpp"
+#include "core/device/device.hpp"
+#include "core/runtime/init.hpp"
+
+namespace gshmem {
+
+Runtime g_rt;
+
+int runtimeInit(const char* call, int requested) {
+  std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
+  if (g_rt.initialized.load()) return g_rt.thread_level;
+  g_rt.thread_level = requested < 0 || requested > 3 ? 3 : requested;
+  initPhasesRun(call);
+  if (isError(g_rt.bootstrap->barrier())) fatal(call, "bootstrap barrier failed");
+  g_rt.initialized.store(1);
+  GSHMEM_LOG_INFO(INIT, "initialized: %d PEs, heap %zu bytes at %p", g_rt.n_pes, g_rt.size[kRegionHeap],
+                  g_rt.base[kRegionHeap]);
+  return g_rt.thread_level;
+}
+
+void runtimeFinalize() {
+  std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
+  if (!g_rt.initialized.load()) return;
+  barrierAll("shmem_finalize");
+  initPhasesTeardown();  // device, teams, selector, transports, heap, bootstrap: collective where they are
+  g_rt.finalized = true;
+  g_rt.initialized.store(0);
+}
+
+bool runtimeInitialized() { return g_rt.initialized.load() != 0; }
+int runtimeThreadLevel() { return g_rt.thread_level; }
+
+void globalExit(int status) {
+  fflush(stdout);
+  fflush(stderr);
+  if (g_rt.bootstrap) g_rt.bootstrap->abortJob(status);
+  _exit(status);
+}
+
+void* ptrOf(const void* addr, int pe) {
+  if (!g_rt.peers || static_cast<unsigned>(pe) >= static_cast<unsigned>(g_rt.n_pes)) return nullptr;
+  std::size_t off;
+  int r = regionOf(addr, 1, &off);
+  if (r < 0 && device::owns(addr))  // the peer's device heap as mapped by CUDA IPC (a device address)
+    return device::backendPeerPtr(pe, static_cast<const char*>(addr) - device::g_region.base);
+  if (r < 0 || !g_rt.peers[pe].base[r]) return nullptr;
+  return g_rt.peers[pe].base[r] + off;
+}
+
+bool peAccessible(int pe) {
+  return g_rt.peers && static_cast<unsigned>(pe) < static_cast<unsigned>(g_rt.n_pes) &&
+         (g_rt.peers[pe].base[kRegionHeap] != nullptr || g_rt.remote != nullptr);
+}
+
+bool addrAccessible(const void* addr, int pe) {
+  if (!peAccessible(pe)) return false;
+  std::size_t off;
+  return regionOf(addr, 1, &off) >= 0;
+}
+
+}  // namespace gshmem

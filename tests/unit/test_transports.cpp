@@ -1,0 +1,91 @@
+// Tier (a): the transport registry and the transports that need no peer process, over a one-rank bootstrap.
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "transports/transport.hpp"
+
+namespace gshmem {
+namespace {
+
+/// One rank alone on its node: every collective is a copy.
+class SoloBootstrap final : public Bootstrap {
+ public:
+  int rank() const override { return 0; }
+  int size() const override { return 1; }
+  const std::vector<int>& nodeOf() const override { return node_; }
+  Status allGather(const void* in, void* out, std::size_t bytes) override {
+    std::memcpy(out, in, bytes);
+    return Status::Ok;
+  }
+  Status barrier() override { return Status::Ok; }
+  [[noreturn]] void abortJob(int code) override { std::abort(); }
+
+ private:
+  std::vector<int> node_{0};
+};
+
+/// A memfd-backed region, as the core makes the heap.
+struct Region {
+  LocalRegion r;
+  explicit Region(std::size_t size) {
+    r.fd = memfd_create("gshmem-test", MFD_CLOEXEC);
+    EXPECT_GE(r.fd, 0);
+    EXPECT_EQ(ftruncate(r.fd, static_cast<off_t>(size)), 0);
+    r.base = static_cast<char*>(mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, r.fd, 0));
+    r.size = size;
+  }
+  ~Region() {
+    munmap(r.base, r.size);
+    close(r.fd);
+  }
+};
+
+TEST(TransportRegistry, ListsSelfThenShmThenUcxOnDemand) {
+  ASSERT_EQ(kNumTransports, 3);
+  EXPECT_STREQ(kTransports[0].name, "self");
+  EXPECT_STREQ(kTransports[1].name, "shm");
+  EXPECT_STREQ(kTransports[2].name, "ucx");
+  EXPECT_FALSE(kTransports[0].on_demand);
+  EXPECT_FALSE(kTransports[1].on_demand);
+  EXPECT_TRUE(kTransports[2].on_demand);  // connected only when some PE has a peer the others do not reach
+  for (int i = 0; i < kNumTransports; ++i) EXPECT_NE(kTransports[i].create, nullptr) << kTransports[i].name;
+}
+
+TEST(TransportRegistry, SelfReachesThisPeByLoadStore) {
+  SoloBootstrap bs;
+  Region heap(1 << 16);
+  auto t = kTransports[0].create(TransportConfig{});
+  ASSERT_NE(t, nullptr);
+  std::vector<PeerReach> reach;
+  ASSERT_EQ(t->connect(bs, {heap.r}, &reach), Status::Ok);
+  ASSERT_EQ(reach.size(), 1u);
+  EXPECT_EQ(reach[0].caps, unsigned(kCapLoadStore));
+  ASSERT_EQ(reach[0].mapped.size(), 1u);
+  EXPECT_EQ(reach[0].mapped[0], heap.r.base);
+  EXPECT_EQ(t->setAggregate(SIZE_MAX), 0u);  // batches nothing
+  t->disconnect();
+}
+
+TEST(TransportRegistry, ShmMapsTheRegionsOfItsNode) {
+  SoloBootstrap bs;
+  Region heap(1 << 16), data(1 << 12);
+  auto t = kTransports[1].create(TransportConfig{});
+  ASSERT_NE(t, nullptr);
+  std::vector<PeerReach> reach;
+  ASSERT_EQ(t->connect(bs, {heap.r, data.r}, &reach), Status::Ok);
+  ASSERT_EQ(reach.size(), 1u);
+  EXPECT_TRUE(reach[0].caps & kCapLoadStore);
+  ASSERT_EQ(reach[0].mapped.size(), 2u);
+  reach[0].mapped[0][100] = 42;  // a store through the mapping lands in the region
+  EXPECT_EQ(heap.r.base[100], 42);
+  t->disconnect();
+}
+
+}  // namespace
+}  // namespace gshmem
