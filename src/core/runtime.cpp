@@ -31,6 +31,13 @@ LocalRegion g_heap_region;
 LocalRegion g_data_region;
 
 [[noreturn]] void vfatal(const char* call, const char* fmt, va_list ap) {
+  // The first fatal error of the process reports and ends the job; a thread that fails after it parks here, so
+  // there is one message and one abort however many threads fail at once.
+  static std::atomic<bool> s_failing{false};
+  static thread_local bool t_failing = false;
+  if (t_failing) _exit(1);  // failed again while reporting (e.g. inside the abort): do not park the reporter
+  t_failing = true;
+  if (s_failing.exchange(true)) for (;;) pause();
   char msg[768];
   vsnprintf(msg, sizeof msg, fmt, ap);
   if (g_log.pe >= 0)
@@ -134,6 +141,9 @@ static uint64_t machineId() {
 int runtimeInit(const char* call, int requested) {
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
   if (g_rt.initialized.load()) return g_rt.thread_level;
+  if (g_rt.finalized)
+    fatal(call, "called after shmem_finalize: OpenSHMEM is initialized once per program; move shmem_finalize to "
+          "the end of the program");
   if (requested < 0 || requested > 3) requested = 3;
 
   std::unique_ptr<Bootstrap> bs;
@@ -147,24 +157,13 @@ int runtimeInit(const char* call, int requested) {
 
   std::string err;
   if (isError(paramsLoad(&err))) fatal(call, "%s", err.c_str());
-  const Params& p = params();
-  if (!logConfigure(p.LOG_LEVEL.c_str(), p.LOG_SUBSYS.c_str()))
-    fatal(call, "GSHMEM_LOG_LEVEL='%s' / GSHMEM_LOG_SUBSYS='%s' is not valid (levels NONE..TRACE; subsystems "
-          "INIT,MEM,TRANSPORT,SHM,UCX,COLL,TEAM,PROXY,ALL)", p.LOG_LEVEL.c_str(), p.LOG_SUBSYS.c_str());
-  if (p.SYMMETRIC_DATA != "remap" && p.SYMMETRIC_DATA != "off")
-    fatal(call, "GSHMEM_SYMMETRIC_DATA='%s' is not valid: use remap or off", p.SYMMETRIC_DATA.c_str());
-  if (p.MAX_TEAMS < 2 || p.MAX_TEAMS > kMaxTeams)
-    fatal(call, "GSHMEM_MAX_TEAMS=%ld is out of range [2, %d]", p.MAX_TEAMS, kMaxTeams);
-  if (p.SYMMETRIC_SIZE == 0) fatal(call, "GSHMEM_SYMMETRIC_SIZE must be larger than 0");
-  uint64_t ce_min[3];
-  if (!parseSizeTriple(p.DEVICE_CE_MIN, ce_min))
-    fatal(call, "GSHMEM_DEVICE_CE_MIN='%s' is not valid: give off, one size, or three sizes thread,warp,block "
-          "(e.g. 20K,158K,727K)", p.DEVICE_CE_MIN.c_str());
-  if (p.UCX_AGGREGATE > 2048)
-    fatal(call, "GSHMEM_UCX_AGGREGATE=%s is above the largest batched put (2K); use 0..2K",
-          formatSize(p.UCX_AGGREGATE).c_str());
+  const Params& p = params();  // every value parsed and range-checked against params.def
+  if (g_rt.my_pe == 0)
+    for (const std::string& w : paramsUnknown()) fprintf(stderr, "gshmem: PE 0: %s: warning: %s\n", call, w.c_str());
+  if (!logConfigure(p.LOG_LEVEL.c_str(), p.LOG_SUBSYS.c_str())) fatal(call, "cannot configure logging");
+  static_assert(kMaxTeams == 64, "GSHMEM_MAX_TEAMS is declared up to 64 in params.def");
   g_rt.check = static_cast<int>(p.CHECK);
-  g_rt.wait_spins = p.WAIT_SPINS < 0 ? 0 : p.WAIT_SPINS;
+  g_rt.wait_spins = p.WAIT_SPINS;
   // More PEs than cores on this machine: spinning only steals the core from the PE we wait for. "This machine" is
   // the kernel (its boot id), not the launcher's node: PEs in other network namespaces or containers of the same
   // host are separate nodes to MPI and UCX but share the cores (2+2 PEs on two namespace hosts of a 2-core machine
@@ -209,8 +208,6 @@ int runtimeInit(const char* call, int requested) {
   g_rt.size[kRegionData] = g_data_region.size;
 
   // Transports, then the per-peer table (decided once, here).
-  if (p.TRANSPORTS != "auto" && p.TRANSPORTS != "shm" && p.TRANSPORTS != "ucx")
-    fatal(call, "GSHMEM_TRANSPORTS='%s' is not valid: use auto, shm or ucx", p.TRANSPORTS.c_str());
   std::vector<LocalRegion> regions = {g_heap_region, g_data_region};
   auto shm = shmTransportCreate();
   std::vector<PeerReach> reach;
