@@ -87,6 +87,16 @@ Status heapCreate(std::size_t user_bytes, LocalRegion* out) {
   return Status::Ok;
 }
 
+/// At exit (registered by init): a process leaving without shmem_finalize says so and lets the bootstrap leave
+/// without collective calls; the static destructors that follow are local.
+void leaveWithoutFinalize() {
+  if (!g_rt.initialized.load() || g_rt.finalized || !g_rt.bootstrap) return;
+  fprintf(stderr, "gshmem: PE %d: exit: warning: the program ends without shmem_finalize; call shmem_finalize on "
+          "every PE before returning from main or calling exit()\n", g_rt.my_pe);
+  fflush(stderr);
+  g_rt.bootstrap->leave(static_cast<int>(params().TIMEOUT));
+}
+
 void printInfo() {
   if (g_rt.my_pe != 0) return;
   fprintf(stderr, "gshmem: %d PEs on %d node(s); heap %s per PE (+%zu control bytes), data segment %zu bytes\n",
@@ -149,6 +159,7 @@ int runtimeInit(const char* call, int requested) {
   std::unique_ptr<Bootstrap> bs;
   if (isError(mpiBootstrapCreate(requested, &bs))) fatal(call, "cannot bootstrap through MPI");
   g_rt.bootstrap = std::move(bs);
+  atexit(leaveWithoutFinalize);  // runs before the static destructors of the runtime
   Bootstrap& b = *g_rt.bootstrap;
   g_rt.my_pe = b.rank();
   g_rt.n_pes = b.size();
@@ -296,6 +307,7 @@ void runtimeFinalize() {
   g_rt.base[kRegionHeap] = nullptr;
   g_rt.size[kRegionHeap] = 0;
   heapReset();
+  (void)g_rt.bootstrap->finalize();
   g_rt.bootstrap.reset();
   g_rt.finalized = true;
   g_rt.initialized.store(0);
