@@ -1,5 +1,6 @@
 // Out-of-band bootstrap: how PEs find each other before any transport exists.
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -29,8 +30,14 @@ class Bootstrap {
   /// case of an error path taken by every PE). When @p timeout_s > 0 and the others have not reached it by then,
   /// prints one line and ends this process with status 1 (the launcher then ends the job) instead of blocking.
   virtual void leave(int timeout_s) = 0;
+  /// Whether leave() has begun: this process is exiting, so a peer that disappears is leaving too, not a fault.
+  /// Not collective; callable from any thread.
+  bool leaving() const { return leaving_.load(std::memory_order_acquire); }
   /// Terminate every PE of the job with `code`. Not collective; never returns.
   [[noreturn]] virtual void abortJob(int code) = 0;
+
+ protected:
+  std::atomic<bool> leaving_{false};
 };
 
 /// MPI bootstrap: initializes MPI if the program has not; finalizes it only in that case.

@@ -27,6 +27,7 @@ class MpiBootstrap final : public Bootstrap {
   }
 
   void leave(int timeout_s) override {
+    leaving_.store(true, std::memory_order_release);
     if (!owns_mpi_ || mpiFinalized()) return;
     static std::atomic<bool> done{false};
     if (timeout_s > 0) {

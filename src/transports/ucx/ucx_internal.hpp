@@ -108,7 +108,7 @@ class UcxTransport final : public Transport {
 
   /// Endpoint error callback: one line naming the lost PE, then the job ends (unless we are tearing down).
   void onPeerError(int pe, ucs_status_t status) {
-    if (closing_.load()) return;
+    if (closing_.load() || bs_->leaving()) return;  // tearing down, or this PE is exiting too
     lost(pe, ucs_status_string(status));
   }
 
