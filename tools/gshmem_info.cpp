@@ -50,10 +50,11 @@ int printConfig() {
     std::string var = std::string("GSHMEM_") + p.name;
     std::string cur = gshmem::paramCurrent(p);
     bool fromEnv = std::getenv(var.c_str()) != nullptr;
-    std::printf("#\n# %s\n# type %s, category %s, default %s%s\n", p.help, p.type, p.category, p.def,
-                fromEnv ? ", set in the environment" : "");
+    std::printf("#\n# %s\n# type %s, category %s, default %s%s\n# accepts %s\n", p.help, p.type, p.category, p.def,
+                fromEnv ? ", set in the environment" : "", gshmem::paramAccepted(p).c_str());
     std::printf("%s=%s\n", var.c_str(), cur.c_str());
   }
+  for (const std::string& w : gshmem::paramsUnknown()) std::fprintf(stderr, "gshmem-info: warning: %s\n", w.c_str());
   if (!valid) {
     std::fprintf(stderr, "gshmem-info: invalid setting: %s\n", err.c_str());
     return 1;
@@ -80,12 +81,15 @@ void printMarkdown() {
       "Every variable is declared once, in `src/base/params.def`, and read at `shmem_init`.\n"
       "Run `gshmem-info -c` to see each one with its value in the current environment.\n"
       "Sizes take K, M, G or T suffixes (powers of 1024). Booleans accept 1/0, y/n, yes/no, on/off, true/false.\n"
+      "Every value is checked at `shmem_init` on every PE: a malformed or out-of-range value ends the job with one\n"
+      "line naming the variable, the value and what it accepts. A `GSHMEM_*` variable that is not in this table\n"
+      "is reported by PE 0 at `shmem_init` with the closest known name, and otherwise ignored.\n"
       "\n"
-      "| Variable | Type | Default | Category | Description |\n"
-      "|---|---|---|---|---|\n");
+      "| Variable | Type | Default | Accepts | Category | Description |\n"
+      "|---|---|---|---|---|---|\n");
   for (const gshmem::ParamInfo& p : gshmem::paramTable()) {
-    std::printf("| `GSHMEM_%s` | %s | `%s` | %s | %s |\n", p.name, p.type, escapeCell(p.def).c_str(), p.category,
-                escapeCell(p.help).c_str());
+    std::printf("| `GSHMEM_%s` | %s | `%s` | %s | %s | %s |\n", p.name, p.type, escapeCell(p.def).c_str(),
+                escapeCell(gshmem::paramAccepted(p).c_str()).c_str(), p.category, escapeCell(p.help).c_str());
   }
 }
 

@@ -9,6 +9,7 @@ namespace gshmem {
 /// The internal context behind a public handle; fatal for SHMEM_CTX_INVALID.
 inline const gshmem_ctx* ctxArg(const char* call, shmem_ctx_t ctx) {
   if (GSHMEM_UNLIKELY(ctx == SHMEM_CTX_INVALID)) fatal(call, "the context is SHMEM_CTX_INVALID");
+  if (GSHMEM_UNLIKELY(ctx != SHMEM_CTX_DEFAULT && !ctxLive(ctx))) errorBadCtx(call, ctx);
   return ctx;
 }
 

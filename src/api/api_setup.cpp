@@ -2,10 +2,12 @@
 // Argument errors are fatal in the core (one line naming the PE and the call); the spec's defined failure
 // returns (invalid team handles, contexts that cannot be made) are returned here.
 #include <climits>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 
 #include "core/api.hpp"
+#include "api/api_common.hpp"
 #include "core/device/device.hpp"  // GSHMEMX_MALLOC_DEVICE and shmem_free of device blocks
 #include "shmem.h"
 #include "shmemx.h"
@@ -76,6 +78,12 @@ void* shmem_calloc(size_t count, size_t size) {
 }
 
 void* shmem_align(size_t alignment, size_t size) {
+  if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
+    gshmem::ops::requireInit("shmem_align");
+    fprintf(stderr, "gshmem: PE %d: shmem_align: warning: alignment %zu is not a power of two; returning NULL "
+            "(pass 1, 2, 4, 8, ...)\n", shmem_my_pe(), alignment);
+    return nullptr;
+  }
   return gshmem::heapAlloc("shmem_align", size, alignment < kDefaultAlign ? kDefaultAlign : alignment, false);
 }
 
@@ -189,7 +197,8 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) {
     *team = SHMEM_TEAM_INVALID;
     return -1;
   }
-  *team = ctx->team ? ctx->team : SHMEM_TEAM_WORLD;
+  const gshmem_ctx* c = gshmem::ctxArg("shmem_ctx_get_team", ctx);
+  *team = c->team ? c->team : SHMEM_TEAM_WORLD;
   return 0;
 }
 

@@ -1,6 +1,7 @@
 // Public C API: point-to-point synchronization (wait_until/test and their all/any/some[_vector] forms), signals,
 // fence/quiet and barriers. Thin forwards to core/ops.hpp and core/api.hpp.
 #include "core/api.hpp"
+#include "api/api_common.hpp"
 #include "shmem.h"
 
 namespace {
@@ -77,11 +78,11 @@ uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value
 // ---- ordering and completion
 void shmem_fence(void) { fence(SHMEM_CTX_DEFAULT); }
 void shmem_ctx_fence(shmem_ctx_t ctx) {
-  if (ctx != SHMEM_CTX_INVALID) fence(ctx);
+  if (ctx != SHMEM_CTX_INVALID) fence(gshmem::ctxArg("shmem_ctx_fence", ctx));
 }
 void shmem_quiet(void) { quiet(SHMEM_CTX_DEFAULT); }
 void shmem_ctx_quiet(shmem_ctx_t ctx) {
-  if (ctx != SHMEM_CTX_INVALID) quiet(ctx);
+  if (ctx != SHMEM_CTX_INVALID) quiet(gshmem::ctxArg("shmem_ctx_quiet", ctx));
 }
 
 // ---- barriers

@@ -1,9 +1,10 @@
 #include "base/config.hpp"
 
-#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <set>
+
+extern char** environ;
 
 namespace gshmem {
 
@@ -11,32 +12,113 @@ namespace {
 
 // Compile-time guard against a name declared twice: each name becomes an enumerator.
 enum class ParamId {
-#define GSHMEM_PARAM(NAME, TYPE, DEF, CAT, HELP) NAME,
+#define GSHMEM_PARAM(NAME, TYPE, DEF, CAT, ACCEPTS, HELP) NAME,
 #include "base/params.def"
 #undef GSHMEM_PARAM
 };
 
+enum class PType { Size, Int, Bool, Enum, EnumList, ScopeSizes, String };
+
+#define GSHMEM_RANGE(LO, HI) ParamAccepts{(LO), (HI), nullptr, true}
+#define GSHMEM_VALUES(V) ParamAccepts{0, 0, (V), false}
+#define GSHMEM_ANY ParamAccepts{}
+
 Params g_params;
 
-bool parseValue(const std::string& s, std::size_t* out) { return parseSize(s, out); }
-bool parseValue(const std::string& s, long* out) { return parseInt(s, out); }
-bool parseValue(const std::string& s, bool* out) { return parseBool(s, out); }
-bool parseValue(const std::string& s, std::string* out) { return *out = s, true; }
+PType typeOf(const char* name) {
+  static const struct { const char* name; PType t; } kTypes[] = {
+      {"Size", PType::Size}, {"Int", PType::Int}, {"Bool", PType::Bool}, {"Enum", PType::Enum},
+      {"EnumList", PType::EnumList}, {"ScopeSizes", PType::ScopeSizes}, {"String", PType::String}};
+  for (const auto& t : kTypes)
+    if (strcmp(t.name, name) == 0) return t.t;
+  return PType::String;
+}
 
-std::string trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
-  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+const char* typeWord(PType t) {
+  switch (t) {
+    case PType::Size: return "size";
+    case PType::Int: return "integer";
+    case PType::Bool: return "boolean";
+    case PType::Enum: return "value";
+    case PType::EnumList: return "list";
+    case PType::ScopeSizes: return "size list";
+    case PType::String: break;
+  }
+  return "string";
+}
+
+// Parse @p text as @p t into @p out; *range_ok is false when it parses but is outside the declared range.
+bool parseValue(PType t, const std::string& text, const ParamAccepts& a, void* out, bool* range_ok) {
+  *range_ok = true;
+  auto inRange = [&](long long v) { return !a.ranged || (v >= a.lo && v <= a.hi); };
+  switch (t) {
+    case PType::Size: {
+      std::size_t v;
+      if (!parseSize(text, &v)) return false;
+      *range_ok = v <= static_cast<uint64_t>(INT64_MAX) && inRange(static_cast<long long>(v));
+      *static_cast<std::size_t*>(out) = v;
+      return true;
+    }
+    case PType::Int: {
+      long v;
+      if (!parseInt(text, &v)) return false;
+      *range_ok = inRange(v);
+      *static_cast<long*>(out) = v;
+      return true;
+    }
+    case PType::Bool: return parseBool(text, static_cast<bool*>(out));
+    case PType::Enum: return parseEnum(text, a.values, static_cast<std::string*>(out));
+    case PType::EnumList: return parseEnumList(text, a.values, static_cast<std::string*>(out));
+    case PType::ScopeSizes: {
+      auto* v = static_cast<ptype::ScopeSizes*>(out);
+      if (!parseSizeTriple(text, v->data())) return false;
+      for (uint64_t x : *v)
+        *range_ok = *range_ok && (x == kSizeInf || (x <= static_cast<uint64_t>(INT64_MAX) &&
+                                                    inRange(static_cast<long long>(x))));
+      return true;
+    }
+    case PType::String: *static_cast<std::string*>(out) = text; return true;
+  }
+  return false;
+}
+
+/// Names under GSHMEM_ that gshmem's scripts, build and tests read (never the library): not reported as unknown.
+bool readByScripts(const std::string& name) {
+  static const char* kPrefixes[] = {"TEST_", "BUILD_", "ENABLE_", "CMAKE_", "OSU_", "APP_ARGS_", "BENCH_",
+                                    "WRAPPER_", "ROOT", "MPIEXEC_FLAGS", "PEER_DIR", "ASAN"};
+  for (const char* p : kPrefixes)
+    if (name.compare(0, strlen(p), p) == 0) return true;
+  return false;
 }
 
 }  // namespace
 
 const std::vector<ParamInfo>& paramTable() {
   static const std::vector<ParamInfo> table = {
-#define GSHMEM_PARAM(NAME, TYPE, DEF, CAT, HELP) {#NAME, #TYPE, DEF, #CAT, HELP},
+#define GSHMEM_PARAM(NAME, TYPE, DEF, CAT, ACCEPTS, HELP) {#NAME, #TYPE, DEF, #CAT, ACCEPTS, HELP},
 #include "base/params.def"
 #undef GSHMEM_PARAM
   };
   return table;
+}
+
+std::string paramAccepted(const ParamInfo& p) {
+  const ParamAccepts& a = p.accepts;
+  auto size = [](long long v) { return formatSize(static_cast<std::size_t>(v)); };
+  switch (typeOf(p.type)) {
+    case PType::Size:
+      return a.ranged ? "a size from " + size(a.lo) + " to " + size(a.hi) + " (K/M/G/T suffixes)"
+                      : "a size (K/M/G/T suffixes)";
+    case PType::Int:
+      return a.ranged ? "an integer from " + std::to_string(a.lo) + " to " + std::to_string(a.hi) : "an integer";
+    case PType::Bool: return "1/0, y/n, yes/no, on/off or true/false";
+    case PType::Enum: return "one of " + formatEnumValues(a.values);
+    case PType::EnumList: return "a comma-separated list of " + formatEnumValues(a.values) + " (^ first inverts it)";
+    case PType::ScopeSizes:
+      return "off, one size, or three sizes thread,warp,block, each off or from " + size(a.lo) + " to " + size(a.hi);
+    case PType::String: break;
+  }
+  return "any text";
 }
 
 const Params& params() { return g_params; }
@@ -47,101 +129,76 @@ std::string paramCurrent(const ParamInfo& p) {
   return v ? v : p.def;
 }
 
+uint64_t machineMemoryBytes() {
+  FILE* f = fopen("/proc/meminfo", "r");
+  if (!f) return 0;
+  char line[256];
+  unsigned long long kb = 0;
+  while (fgets(line, sizeof line, f))
+    if (sscanf(line, "MemTotal: %llu kB", &kb) == 1) break;
+  fclose(f);
+  return static_cast<uint64_t>(kb) << 10;
+}
+
+namespace {
+
+Status loadOne(const ParamInfo& p, void* out, std::string* err) {
+  std::string text = paramCurrent(p);
+  PType t = typeOf(p.type);
+  bool range_ok = true;
+  bool parsed = parseValue(t, text, p.accepts, out, &range_ok);
+  if (parsed && range_ok) return Status::Ok;
+  *err = std::string("GSHMEM_") + p.name + "='" + text + "' " +
+         (parsed ? std::string("is out of range") : std::string("is not a valid ") + typeWord(t)) + ": use " +
+         paramAccepted(p);
+  return Status::InvalidArgument;
+}
+
+}  // namespace
+
 Status paramsLoad(std::string* err) {
   Params loaded;
-#define GSHMEM_PARAM(NAME, TYPE, DEF, CAT, HELP)                                                    \
-  {                                                                                                 \
-    const char* env = getenv("GSHMEM_" #NAME);                                                      \
-    std::string text = env ? env : DEF;                                                             \
-    if (!parseValue(trim(text), &loaded.NAME)) {                                                    \
-      *err = std::string("GSHMEM_" #NAME "='") + text + "' is not a valid " #TYPE " (" HELP ")";   \
-      return Status::InvalidArgument;                                                               \
-    }                                                                                               \
-  }
+  const std::vector<ParamInfo>& table = paramTable();
+  std::size_t i = 0;
+#define GSHMEM_PARAM(NAME, TYPE, DEF, CAT, ACCEPTS, HELP) \
+  if (isError(loadOne(table[i++], &loaded.NAME, err))) return Status::InvalidArgument;
 #include "base/params.def"
 #undef GSHMEM_PARAM
+  uint64_t mem = machineMemoryBytes();
+  if (mem && loaded.SYMMETRIC_SIZE > mem) {
+    *err = "GSHMEM_SYMMETRIC_SIZE='" + paramCurrent(table[static_cast<int>(ParamId::SYMMETRIC_SIZE)]) +
+           "' is larger than this machine's memory (MemTotal " + formatSize(mem >> 20 << 20) +
+           " in /proc/meminfo): use a smaller heap";
+    return Status::InvalidArgument;
+  }
   g_params = loaded;
   return Status::Ok;
 }
 
-bool parseSizeTriple(const std::string& v, uint64_t out[3]) {
-  for (int k = 0; k < 3; ++k) out[k] = UINT64_MAX;
-  if (v == "off" || v.empty()) return true;
-  std::vector<std::string> parts;
-  std::size_t at = 0;
-  for (;;) {
-    std::size_t c = v.find(',', at);
-    parts.push_back(v.substr(at, c == std::string::npos ? std::string::npos : c - at));
-    if (c == std::string::npos) break;
-    at = c + 1;
-  }
-  if (parts.size() != 1 && parts.size() != 3) return false;
-  for (int k = 0; k < 3; ++k) {
-    const std::string& part = parts[parts.size() == 1 ? 0 : k];
-    if (part == "off") continue;
-    std::size_t x = 0;
-    if (!parseSize(part, &x)) return false;
-    out[k] = x;
-  }
-  return true;
-}
-
-bool parseSize(const std::string& in, std::size_t* out) {
-  std::string s = trim(in);
-  if (s.empty() || !isdigit(static_cast<unsigned char>(s[0]))) return false;
-  errno = 0;
-  char* end = nullptr;
-  unsigned long long v = strtoull(s.c_str(), &end, 10);
-  if (errno) return false;
-  std::string suf(end);
-  if (!suf.empty() && (suf.back() == 'B' || suf.back() == 'b') && suf.size() > 1) suf.pop_back();
-  unsigned shift = 0;
-  if (suf.empty()) shift = 0;
-  else if (suf.size() == 1) {
-    switch (toupper(static_cast<unsigned char>(suf[0]))) {
-      case 'K': shift = 10; break;
-      case 'M': shift = 20; break;
-      case 'G': shift = 30; break;
-      case 'T': shift = 40; break;
-      case 'B': shift = 0; break;
-      default: return false;
+std::vector<std::string> paramsUnknown() {
+  std::vector<std::string> out;
+  for (char** e = environ; e && *e; ++e) {
+    const char* eq = strchr(*e, '=');
+    if (strncmp(*e, "GSHMEM_", 7) != 0 || !eq) continue;
+    std::string name(*e + 7, static_cast<std::size_t>(eq - (*e + 7)));
+    if (readByScripts(name)) continue;
+    const char* best = nullptr;
+    std::size_t best_d = ~std::size_t(0);
+    bool known = false;
+    for (const ParamInfo& p : paramTable()) {
+      if (name == p.name) known = true;
+      std::size_t d = editDistance(name, p.name);
+      if (d < best_d) best_d = d, best = p.name;
     }
-  } else {
-    return false;
+    if (known) continue;
+    std::string line = "GSHMEM_" + name + " is not a gshmem variable";
+    if (best && best_d <= 3 && best_d * 2 < name.size())
+      line += " (did you mean GSHMEM_" + std::string(best) + "?)";
+    else
+      line += " (gshmem-info -c lists them)";
+    out.push_back(line);
   }
-  if (shift && v > (~0ULL >> shift)) return false;
-  *out = static_cast<std::size_t>(v << shift);
-  return true;
-}
-
-bool parseInt(const std::string& in, long* out) {
-  std::string s = trim(in);
-  if (s.empty()) return false;
-  errno = 0;
-  char* end = nullptr;
-  long v = strtol(s.c_str(), &end, 0);
-  if (errno || *end != '\0') return false;
-  *out = v;
-  return true;
-}
-
-bool parseBool(const std::string& in, bool* out) {
-  static const char* yes[] = {"1", "y", "yes", "on", "true"};
-  static const char* no[] = {"0", "n", "no", "off", "false"};
-  std::string s = trim(in);
-  for (auto* y : yes)
-    if (strcasecmp(s.c_str(), y) == 0) return *out = true, true;
-  for (auto* n : no)
-    if (strcasecmp(s.c_str(), n) == 0) return *out = false, true;
-  return false;
-}
-
-std::string formatSize(std::size_t b) {
-  static const char suf[] = {'T', 'G', 'M', 'K'};
-  static const unsigned shifts[] = {40, 30, 20, 10};
-  for (int i = 0; i < 4; ++i)
-    if (b && (b & ((std::size_t(1) << shifts[i]) - 1)) == 0) return std::to_string(b >> shifts[i]) + suf[i];
-  return std::to_string(b);
+  return out;
 }
 
 }  // namespace gshmem

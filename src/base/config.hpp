@@ -1,10 +1,12 @@
 // Typed access to the GSHMEM_* variables declared in params.def.
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "base/parse.hpp"
 #include "base/status.hpp"
 
 namespace gshmem {
@@ -13,14 +15,25 @@ namespace ptype {
 using Size = std::size_t;
 using Int = long;
 using Bool = bool;
+using Enum = std::string;        ///< one of the declared values, in the declared spelling
+using EnumList = std::string;    ///< comma-separated declared values, optionally led by ^
+using ScopeSizes = std::array<uint64_t, 3>;  ///< thread, warp, block; kSizeInf is "off"
 using String = std::string;
 }  // namespace ptype
 
 /// Parsed values of every parameter; filled by paramsLoad().
 struct Params {
-#define GSHMEM_PARAM(NAME, TYPE, DEF, CAT, HELP) ptype::TYPE NAME{};
+#define GSHMEM_PARAM(NAME, TYPE, DEF, CAT, ACCEPTS, HELP) ptype::TYPE NAME{};
 #include "base/params.def"
 #undef GSHMEM_PARAM
+};
+
+/// What a parameter accepts besides its type's grammar: an inclusive range (Int, Size, ScopeSizes) or the declared
+/// values (Enum, EnumList).
+struct ParamAccepts {
+  long long lo = 0, hi = 0;
+  const char* values = nullptr;
+  bool ranged = false;
 };
 
 /// One row of the declarative table, for gshmem-info and GSHMEM_INFO.
@@ -29,30 +42,33 @@ struct ParamInfo {
   const char* type;
   const char* def;
   const char* category;
+  ParamAccepts accepts;
   const char* help;
 };
 
 const std::vector<ParamInfo>& paramTable();
 
+/// What @p p accepts, in words: "an integer from 0 to 2", "one of auto, shm, ucx", "a size from 0 to 2K".
+std::string paramAccepted(const ParamInfo& p);
+
 /// The loaded parameters. Valid after paramsLoad() succeeded.
 const Params& params();
 
-/// Read every GSHMEM_* variable from the environment (defaults where unset).
-/// On a malformed value returns InvalidArgument and writes "GSHMEM_X: why" to *err.
+/// Read every GSHMEM_* variable from the environment (defaults where unset) and check it against the table.
+/// On a malformed or out-of-range value returns InvalidArgument and writes one line to *err:
+/// "GSHMEM_X='v' is not a valid <type>: use <accepted>" or "GSHMEM_X='v' is out of range: use <accepted>".
+/// A failed load leaves the previous values in place.
 Status paramsLoad(std::string* err);
+
+/// One warning per GSHMEM_* variable of the environment that is not in the table, naming the closest known
+/// variable when one is near ("GSHMEM_SYMMETRIC_SIZ is not a gshmem variable (did you mean GSHMEM_SYMMETRIC_SIZE?)").
+/// Names read by gshmem's build, test and benchmark scripts (not by the library) are not reported.
+std::vector<std::string> paramsUnknown();
 
 /// The current value of a parameter as a string (environment or default).
 std::string paramCurrent(const ParamInfo& p);
 
-// Parsers, exposed for unit tests. Each returns false on malformed input.
-bool parseSize(const std::string& s, std::size_t* out);
-/// A per-scope size list (GSHMEM_DEVICE_CE_MIN): "off", one size for all three, or "a,b,c"; "off" for an entry
-/// (or the whole value) is UINT64_MAX. False when malformed.
-bool parseSizeTriple(const std::string& s, uint64_t out[3]);
-bool parseInt(const std::string& s, long* out);
-bool parseBool(const std::string& s, bool* out);
-
-/// Format a byte count with the largest exact suffix ("256M", "1536K", "7").
-std::string formatSize(std::size_t bytes);
+/// Bytes of memory of this machine (MemTotal in /proc/meminfo); 0 when unknown.
+uint64_t machineMemoryBytes();
 
 }  // namespace gshmem

@@ -1,6 +1,11 @@
 #include <mpi.h>
 
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 #include "base/bootstrap.hpp"
 #include "base/log.hpp"
@@ -11,12 +16,35 @@ namespace {
 
 class MpiBootstrap final : public Bootstrap {
  public:
-  ~MpiBootstrap() override {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (finalized) return;
+  // No MPI call here: a static destructor of a process leaving without shmem_finalize must not block.
+  ~MpiBootstrap() override = default;
+
+  Status finalize() override {
+    if (mpiFinalized()) return Status::Ok;
     if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
     if (owns_mpi_) MPI_Finalize();
+    return Status::Ok;
+  }
+
+  void leave(int timeout_s) override {
+    leaving_.store(true, std::memory_order_release);
+    if (!owns_mpi_ || mpiFinalized()) return;
+    static std::atomic<bool> done{false};
+    if (timeout_s > 0) {
+      int rank = rank_;
+      std::thread([timeout_s, rank] {
+        for (int t = 0; t < timeout_s * 10 && !done.load(); ++t) usleep(100000);
+        if (done.load()) return;
+        fprintf(stderr,
+                "gshmem: PE %d: exit: this PE ended without shmem_finalize and the other PEs did not end within "
+                "GSHMEM_TIMEOUT (%d s): ending the job; call shmem_finalize on every PE before exit\n",
+                rank, timeout_s);
+        fflush(stderr);
+        _exit(1);
+      }).detach();
+    }
+    MPI_Finalize();  // no MPI_Comm_free first: it may wait for the others
+    done.store(true);
   }
 
   Status init(int thread_level) {
@@ -75,6 +103,12 @@ class MpiBootstrap final : public Bootstrap {
   }
 
  private:
+  static bool mpiFinalized() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    return finalized != 0;
+  }
+
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;
   bool owns_mpi_ = false;

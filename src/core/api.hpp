@@ -53,6 +53,11 @@ int teamTranslate(gshmem_team* src, int src_pe, gshmem_team* dst);
 /// Returns 0 and a new context, or non-zero when none can be made.
 int ctxCreate(const char* call, gshmem_team* team, long options, gshmem_ctx** out);
 void ctxDestroy(const char* call, gshmem_ctx* ctx);
+/// Whether @p ctx is a context created here and not destroyed (never SHMEM_CTX_DEFAULT). Reads @p ctx only once
+/// its address is known to be one of the runtime's context slots, so a garbage handle cannot fault. No lock.
+bool ctxLive(const gshmem_ctx* ctx);
+/// The one-line error for a handle that is not a context.
+[[noreturn]] void errorBadCtx(const char* call, const gshmem_ctx* ctx) __attribute__((cold));
 /// Map a public ctx handle to the internal one (SHMEM_CTX_DEFAULT is the default object).
 inline const gshmem_ctx* ctxOf(const gshmem_ctx* c) { return c; }
 

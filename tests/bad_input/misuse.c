@@ -2,6 +2,7 @@
  * the job must end with a non-zero status and one line naming the PE, the call and the problem, never a crash,
  * a hang or a silent success. "the bad call returned" on stdout means it was not caught. */
 #include <shmem.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,20 @@ int main(int argc, char **argv) {
   } else if (strcmp(c, "atomic_on_stack") == 0) {
     long local = 0;
     if (me == 0) shmem_long_atomic_add(&local, 1, 1 % npes);
+  } else if (strcmp(c, "init_after_finalize") == 0) {
+    shmem_finalize();
+    shmem_init();
+  } else if (strcmp(c, "garbage_ctx") == 0) {
+    if (me == 0) shmem_ctx_long_p((shmem_ctx_t)(uintptr_t)0x1234, &target[0], 1, 1 % npes);
+  } else if (strcmp(c, "destroyed_ctx") == 0) {
+    shmem_ctx_t ctx;
+    if (shmem_ctx_create(0, &ctx) != 0) return 3;
+    shmem_ctx_destroy(ctx);
+    if (me == 0) shmem_ctx_quiet(ctx);
+  } else if (strcmp(c, "garbage_team") == 0) {
+    shmem_team_sync((shmem_team_t)(uintptr_t)0x4321);
+  } else if (strcmp(c, "garbage_team_collective") == 0) {
+    shmem_long_broadcast((shmem_team_t)(uintptr_t)0x4321, heap, src, 1, 0);
   } else {
     printf("misuse: unknown case '%s'\n", c);
     return 2;

@@ -1,8 +1,10 @@
-// Tier (a): parameter parsers and paramsLoad() from src/base/config.hpp.
+// Tier (a): the parsers of src/base/parse.hpp and paramsLoad() from src/base/config.hpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "base/config.hpp"
 
@@ -69,6 +71,53 @@ TEST(ParseSizeTriple, OffOneOrThree) {
   EXPECT_FALSE(parseSizeTriple("1K,2K", v));
   EXPECT_FALSE(parseSizeTriple("1K,,2K", v));
   EXPECT_FALSE(parseSizeTriple("lots", v));
+  ASSERT_TRUE(parseSizeTriple("inf", v));
+  for (uint64_t x : v) EXPECT_EQ(x, UINT64_MAX);
+  ASSERT_TRUE(parseSizeTriple("1K, inf ,OFF", v));
+  EXPECT_EQ(v[0], 1024u);
+  EXPECT_EQ(v[1], UINT64_MAX);
+  EXPECT_EQ(v[2], UINT64_MAX);
+}
+
+TEST(ParseSize, InfOnlyWhereAllowed) {
+  std::size_t v = 7;
+  EXPECT_FALSE(parseSize("inf", &v));
+  EXPECT_EQ(v, 7u);  // untouched on failure
+  ASSERT_TRUE(parseSize("inf", &v, true));
+  EXPECT_EQ(v, kSizeInf);
+  ASSERT_TRUE(parseSize(" INF ", &v, true));
+  EXPECT_EQ(v, kSizeInf);
+  EXPECT_FALSE(parseSize("18446744073709551615", &v, true));  // only "inf" spells infinity
+  EXPECT_EQ(formatSize(kSizeInf), "inf");
+}
+
+TEST(ParseEnum, DeclaredValuesCaseInsensitive) {
+  std::string v;
+  ASSERT_TRUE(parseEnum(" UCX ", "auto|shm|ucx", &v));
+  EXPECT_EQ(v, "ucx");
+  ASSERT_TRUE(parseEnum("warn", "NONE|WARN", &v));
+  EXPECT_EQ(v, "WARN");
+  EXPECT_FALSE(parseEnum("tcp", "auto|shm|ucx", &v));
+  EXPECT_FALSE(parseEnum("", "auto|shm|ucx", &v));
+  EXPECT_FALSE(parseEnum("au", "auto|shm|ucx", &v));
+  EXPECT_EQ(formatEnumValues("auto|shm|ucx"), "auto, shm, ucx");
+}
+
+TEST(ParseEnumList, MembersAndInversion) {
+  std::string v;
+  ASSERT_TRUE(parseEnumList("init,ucx", "INIT|MEM|UCX", &v));
+  EXPECT_EQ(v, "INIT,UCX");
+  ASSERT_TRUE(parseEnumList("^mem", "INIT|MEM|UCX", &v));
+  EXPECT_EQ(v, "^MEM");
+  EXPECT_FALSE(parseEnumList("INIT,FOO", "INIT|MEM|UCX", &v));
+}
+
+TEST(EditDistance, Levenshtein) {
+  EXPECT_EQ(editDistance("", ""), 0u);
+  EXPECT_EQ(editDistance("SYMMETRIC_SIZ", "SYMMETRIC_SIZE"), 1u);
+  EXPECT_EQ(editDistance("WAIT_SPIN", "WAIT_SPINS"), 1u);
+  EXPECT_EQ(editDistance("kitten", "sitting"), 3u);
+  EXPECT_EQ(editDistance("abc", ""), 3u);
 }
 
 TEST(ParseBool, AcceptedSpellings) {
@@ -195,6 +244,86 @@ TEST(ParamsLoad, MalformedBoolAndIntAreRejected) {
     std::string err;
     EXPECT_EQ(paramsLoad(&err), Status::InvalidArgument);
     EXPECT_NE(err.find("GSHMEM_WAIT_SPINS"), std::string::npos) << err;
+  }
+}
+
+/// paramsLoad() with @p name=@p value fails with one line naming the variable, the value and what it accepts.
+void expectRejected(const char* name, const char* value, const char* accepted) {
+  ScopedEnv env(name, value);
+  std::string err;
+  EXPECT_EQ(paramsLoad(&err), Status::InvalidArgument) << name << "=" << value;
+  EXPECT_EQ(err.find(std::string(name) + "='" + value + "'"), 0u) << err;
+  EXPECT_NE(err.find(accepted), std::string::npos) << err;
+  EXPECT_EQ(err.find('\n'), std::string::npos) << err;
+}
+
+TEST(ParamsLoad, OutOfRangeValuesAreRejected) {
+  expectRejected("GSHMEM_WAIT_SPINS", "-1", "is out of range: use an integer from 0 to");
+  expectRejected("GSHMEM_TIMEOUT", "-1", "is out of range: use an integer from 0 to");
+  expectRejected("GSHMEM_CHECK", "7", "is out of range: use an integer from 0 to 2");
+  expectRejected("GSHMEM_STAGED_DEPTH", "100", "is out of range: use an integer from 2 to 16");
+  expectRejected("GSHMEM_STAGED_CHUNK", "64K", "is out of range: use a size from 256K to 256M");
+  expectRejected("GSHMEM_MAX_TEAMS", "65", "from 2 to 64");
+  expectRejected("GSHMEM_UCX_AGGREGATE", "8K", "from 0 to 2K");
+  expectRejected("GSHMEM_SYMMETRIC_SIZE", "0", "from 1 to");
+  expectRejected("GSHMEM_DEVICE", "-2", "from -1 to");
+}
+
+TEST(ParamsLoad, MalformedValuesOfEveryTypeAreRejected) {
+  expectRejected("GSHMEM_TRANSPORTS", "tcp", "is not a valid value: use one of auto, shm, ucx");
+  expectRejected("GSHMEM_SYMMETRIC_DATA", "on", "one of remap, off");
+  expectRejected("GSHMEM_LOG_LEVEL", "LOUD", "one of NONE, ERROR, WARN, INFO, DEBUG, TRACE");
+  expectRejected("GSHMEM_LOG_SUBSYS", "INIT,FOO", "is not a valid list");
+  expectRejected("GSHMEM_PATH", "nvlink", "one of auto, shm, ucx");
+  expectRejected("GSHMEM_DEVICE_CE_MIN", "1K,2K", "is not a valid size list");
+  expectRejected("GSHMEM_PROGRESS_THREAD", "maybe", "is not a valid boolean");
+  expectRejected("GSHMEM_CHECK", "2x", "is not a valid integer");
+}
+
+TEST(ParamsLoad, TypedValuesReachTheAccessor) {
+  ScopedEnv tr("GSHMEM_TRANSPORTS", "UCX");
+  ScopedEnv ce("GSHMEM_DEVICE_CE_MIN", "64K");
+  ScopedEnv to("GSHMEM_TIMEOUT", "0");
+  std::string err;
+  ASSERT_EQ(paramsLoad(&err), Status::Ok) << err;
+  EXPECT_EQ(params().TRANSPORTS, "ucx");
+  for (uint64_t x : params().DEVICE_CE_MIN) EXPECT_EQ(x, 65536u);
+  EXPECT_EQ(params().TIMEOUT, 0);
+}
+
+TEST(ParamsLoad, HeapLargerThanTheMachineIsRejected) {
+  uint64_t mem = machineMemoryBytes();
+  if (mem == 0) GTEST_SKIP() << "no MemTotal in /proc/meminfo";
+  std::string big = std::to_string((mem >> 30) + 2) + "G";
+  ScopedEnv size("GSHMEM_SYMMETRIC_SIZE", big.c_str());
+  std::string err;
+  EXPECT_EQ(paramsLoad(&err), Status::InvalidArgument);
+  EXPECT_NE(err.find("GSHMEM_SYMMETRIC_SIZE='" + big + "' is larger than this machine's memory"), std::string::npos)
+      << err;
+}
+
+TEST(ParamsUnknown, NamesTheClosestKnownVariable) {
+  ScopedEnv typo("GSHMEM_SYMMETRIC_SIZ", "1G");
+  ScopedEnv foo("GSHMEM_FOO", "1");
+  ScopedEnv script("GSHMEM_TEST_NPROCS", "2");  // read by the test scripts, not by the library
+  std::vector<std::string> w = paramsUnknown();
+  ASSERT_EQ(w.size(), 2u);
+  std::sort(w.begin(), w.end());
+  EXPECT_EQ(w[0], "GSHMEM_FOO is not a gshmem variable (gshmem-info -c lists them)");
+  EXPECT_EQ(w[1], "GSHMEM_SYMMETRIC_SIZ is not a gshmem variable (did you mean GSHMEM_SYMMETRIC_SIZE?)");
+}
+
+TEST(ParamTable, EveryRowSaysWhatItAccepts) {
+  for (const ParamInfo& p : paramTable()) {
+    std::string a = paramAccepted(p);
+    EXPECT_FALSE(a.empty()) << p.name;
+    std::string type = p.type;
+    if (type == "Int" || type == "Size" || type == "ScopeSizes") {
+      EXPECT_TRUE(p.accepts.ranged) << p.name;
+    }
+    if (type == "Enum" || type == "EnumList") {
+      EXPECT_NE(p.accepts.values, nullptr) << p.name;
+    }
   }
 }
 

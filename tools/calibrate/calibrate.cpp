@@ -73,12 +73,12 @@ bool parseArgs(int argc, char** argv, Options* o) {
       (a == "-b" ? o->min : o->max) = s;
     } else if (a == "-n" || a == "-r") {
       if (!(v = next("a count"))) return false;
-      int n = atoi(v);
-      if (n < 1) {
+      long n = 0;
+      if (!parseInt(v, &n) || n < 1 || n > 1000000000) {
         fprintf(stderr, "gshmem-calibrate: %s '%s' is not a positive count\n", a.c_str(), v);
         return false;
       }
-      (a == "-n" ? o->iters : o->reps) = n;
+      (a == "-n" ? o->iters : o->reps) = static_cast<int>(n);
     } else if (a == "-o" || a == "-a") {
       if (!(v = next("a file"))) return false;
       (a == "-o" ? o->out : o->append) = v;

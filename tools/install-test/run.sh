@@ -4,7 +4,7 @@
 # 1. cmake --install into WORK_DIR/prefix
 # 2. gshmem-info and the wrappers' --showme run from the prefix
 # 3. hello.c built with the installed gshmemcc, run on 2 PEs
-# 4. a CMake project using find_package(gshmem), run on 2 PEs
+# 4. a CMake project using find_package(gshmem), run on 2 PEs; the same from a project that enables only C++
 # 5. hello.c built with pkg-config --cflags --libs gshmem
 set -euo pipefail
 
@@ -92,6 +92,13 @@ grep 'gshmem ' "$work/find-package.log" || true
 "$cmake" --build "$work/find-package" >>"$work/find-package.log" \
   || { cat "$work/find-package.log"; fail "build of the find_package project"; }
 run2 "$work/find-package/hello_cmake"
+
+step "find_package(gshmem) project that enables only C++"
+"$cmake" -S "$here/find-package-cxx" -B "$work/find-package-cxx" -DCMAKE_PREFIX_PATH="$prefix" \
+  >"$work/find-package-cxx.log" || { cat "$work/find-package-cxx.log"; fail "configure of the C++-only project"; }
+"$cmake" --build "$work/find-package-cxx" >>"$work/find-package-cxx.log" \
+  || { cat "$work/find-package-cxx.log"; fail "build of the C++-only find_package project"; }
+run2 "$work/find-package-cxx/hello_cmake_cxx"
 
 step "pkg-config"
 if command -v pkg-config >/dev/null; then

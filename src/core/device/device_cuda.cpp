@@ -408,10 +408,7 @@ void backendInit(const char* call) {
     GSHMEM_LOG_INFO(INIT, "device heap of PE %d: %s", pe, reach ? "P2P via CUDA IPC" : "CPU proxy");
   }
   // DEVICE_CE_MIN: large device-initiated puts/gets to mapped peers through the proxy's copy engine (needs the ring).
-  uint64_t ce_min[3] = {~0ull, ~0ull, ~0ull};
-  if (!parseSizeTriple(p.DEVICE_CE_MIN, ce_min))
-    fatal(call, "GSHMEM_DEVICE_CE_MIN=%s: give off, one size, or three sizes thread,warp,block (e.g. 64K,256K,4M)",
-          p.DEVICE_CE_MIN.c_str());
+  const auto& ce_min = p.DEVICE_CE_MIN;  // per scope; kSizeInf (~0ull) is off
   const bool ce_route = ce_min[0] != ~0ull || ce_min[1] != ~0ull || ce_min[2] != ~0ull;
   bool any_mapped = false;
   for (int pe = 0; pe < n; ++pe) any_mapped = any_mapped || (pe != me && g.peer[pe] != nullptr);

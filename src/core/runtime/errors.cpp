@@ -1,4 +1,5 @@
 // The one-line errors of the runtime: "gshmem: PE <n>: <call>: <message>", then the job ends on every PE.
+#include <atomic>
 #include <unistd.h>
 
 #include <cstdarg>
@@ -11,7 +12,20 @@ namespace gshmem {
 
 namespace {
 
+/// The first fatal error of the process reports and ends the job; a thread that fails after it parks, so there is
+/// one message and one abort however many threads fail at once. A thread that fails again while reporting (inside
+/// the abort) leaves at once instead of parking the reporter.
+void claimFailure() {
+  static std::atomic<bool> s_failing{false};
+  static thread_local bool t_failing = false;
+  if (t_failing) _exit(1);
+  t_failing = true;
+  if (s_failing.exchange(true))
+    for (;;) pause();
+}
+
 [[noreturn]] void vfatal(const char* call, const char* fmt, va_list ap) {
+  claimFailure();
   char msg[768];
   vsnprintf(msg, sizeof msg, fmt, ap);
   if (g_log.pe >= 0)
@@ -32,6 +46,7 @@ void fatal(const char* call, const char* fmt, ...) {
 }
 
 void peerLost(int pe, const char* why) {
+  claimFailure();
   fprintf(stderr, "gshmem: PE %d: lost PE %d (%s): ending the job\n", g_rt.my_pe, pe, why);
   fflush(stderr);
   if (g_rt.bootstrap) g_rt.bootstrap->abortJob(1);

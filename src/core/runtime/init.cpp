@@ -50,6 +50,8 @@ Status allGatherOk(const void* mine, void* all, std::size_t bytes, std::string* 
   return Status::Ok;
 }
 
+const char* g_call = "shmem_init";  ///< the API routine running the phases, for the device phase's errors
+
 // ---- bootstrap
 Status bootstrapInit(std::string* err) {
   std::unique_ptr<Bootstrap> bs;
@@ -62,35 +64,22 @@ Status bootstrapInit(std::string* err) {
   g_log.pe = g_rt.my_pe;
   return Status::Ok;
 }
-void bootstrapFini() { g_rt.bootstrap.reset(); }
+void bootstrapFini() {
+  (void)g_rt.bootstrap->finalize();
+  g_rt.bootstrap.reset();
+}
 
 // ---- parameters
 Status paramsInit(std::string* err) {
   if (isError(paramsLoad(err))) return Status::InvalidArgument;
-  const Params& p = params();
+  const Params& p = params();  // every value parsed and range-checked against params.def
+  if (g_rt.my_pe == 0)
+    for (const std::string& w : paramsUnknown()) fprintf(stderr, "gshmem: PE 0: %s: warning: %s\n", g_call, w.c_str());
   if (!logConfigure(p.LOG_LEVEL.c_str(), p.LOG_SUBSYS.c_str()))
-    return fail(err, Status::InvalidArgument,
-                "GSHMEM_LOG_LEVEL='%s' / GSHMEM_LOG_SUBSYS='%s' is not valid (levels NONE..TRACE; subsystems "
-                "INIT,MEM,TRANSPORT,SHM,UCX,COLL,TEAM,PROXY,ALL)", p.LOG_LEVEL.c_str(), p.LOG_SUBSYS.c_str());
-  if (p.SYMMETRIC_DATA != "remap" && p.SYMMETRIC_DATA != "off")
-    return fail(err, Status::InvalidArgument, "GSHMEM_SYMMETRIC_DATA='%s' is not valid: use remap or off",
-                p.SYMMETRIC_DATA.c_str());
-  if (p.MAX_TEAMS < 2 || p.MAX_TEAMS > kMaxTeams)
-    return fail(err, Status::InvalidArgument, "GSHMEM_MAX_TEAMS=%ld is out of range [2, %d]", p.MAX_TEAMS, kMaxTeams);
-  if (p.SYMMETRIC_SIZE == 0) return fail(err, Status::InvalidArgument, "GSHMEM_SYMMETRIC_SIZE must be larger than 0");
-  uint64_t ce_min[3];
-  if (!parseSizeTriple(p.DEVICE_CE_MIN, ce_min))
-    return fail(err, Status::InvalidArgument,
-                "GSHMEM_DEVICE_CE_MIN='%s' is not valid: give off, one size, or three sizes thread,warp,block "
-                "(e.g. 20K,158K,727K)", p.DEVICE_CE_MIN.c_str());
-  if (p.UCX_AGGREGATE > 2048)
-    return fail(err, Status::InvalidArgument, "GSHMEM_UCX_AGGREGATE=%s is above the largest batched put (2K); use 0..2K",
-                formatSize(p.UCX_AGGREGATE).c_str());
-  if (p.TRANSPORTS != "auto" && p.TRANSPORTS != "shm" && p.TRANSPORTS != "ucx")
-    return fail(err, Status::InvalidArgument, "GSHMEM_TRANSPORTS='%s' is not valid: use auto, shm or ucx",
-                p.TRANSPORTS.c_str());
+    return fail(err, Status::InvalidArgument, "cannot configure logging");
+  static_assert(kMaxTeams == 64, "GSHMEM_MAX_TEAMS is declared up to 64 in params.def");
   g_rt.check = static_cast<int>(p.CHECK);
-  g_rt.wait_spins = p.WAIT_SPINS < 0 ? 0 : p.WAIT_SPINS;
+  g_rt.wait_spins = p.WAIT_SPINS;
   return Status::Ok;
 }
 
@@ -336,7 +325,6 @@ struct Phase {
   void (*fini)();
 };
 
-const char* g_call = "shmem_init";  ///< the API routine running the phases, for the device phase's errors
 
 // Collective: creates the device heap only when every PE has a GPU; fatal (naming the call) on failure.
 Status devicePhase(std::string*) {

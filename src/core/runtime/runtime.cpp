@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 
+#include "base/config.hpp"
 #include "core/api.hpp"
 #include "core/device/device.hpp"
 #include "core/runtime/init.hpp"
@@ -14,9 +16,28 @@ namespace gshmem {
 
 Runtime g_rt;
 
+namespace {
+
+/// At exit (registered by init): a process leaving without shmem_finalize says so and lets the bootstrap leave
+/// without collective calls; the static destructors that follow are local.
+void leaveWithoutFinalize() {
+  if (!g_rt.initialized.load() || g_rt.finalized || !g_rt.bootstrap) return;
+  fprintf(stderr, "gshmem: PE %d: exit: warning: the program ends without shmem_finalize; call shmem_finalize on "
+          "every PE before returning from main or calling exit()\n", g_rt.my_pe);
+  fflush(stderr);
+  g_rt.bootstrap->leave(static_cast<int>(params().TIMEOUT));
+}
+
+}  // namespace
+
 int runtimeInit(const char* call, int requested) {
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
   if (g_rt.initialized.load()) return g_rt.thread_level;
+  if (g_rt.finalized)
+    fatal(call, "called after shmem_finalize: OpenSHMEM is initialized once per program; move shmem_finalize to "
+          "the end of the program");
+  static bool s_atexit = (atexit(leaveWithoutFinalize), true);  // runs before the runtime's static destructors
+  (void)s_atexit;
   g_rt.thread_level = requested < 0 || requested > 3 ? 3 : requested;
   initPhasesRun(call);
   if (isError(g_rt.bootstrap->barrier())) fatal(call, "bootstrap barrier failed");

@@ -60,6 +60,7 @@ struct gshmem_ctx {
   gshmem_team* team = nullptr;
   long options = 0;
   bool is_world = true;  ///< team is WORLD: PE numbers need no translation
+  bool live = false;     ///< between shmem_ctx_create and shmem_ctx_destroy (core/team/team.cpp: ctxLive)
 };
 
 namespace gshmem {

@@ -10,10 +10,9 @@
 #include <limits>
 #include <vector>
 
-namespace gshmem {
+#include "base/parse.hpp"  // kSizeInf: the upper bound of the last range, "to infinity"
 
-/// Upper bound of the last range: "to infinity".
-inline constexpr uint64_t kSizeInf = std::numeric_limits<uint64_t>::max();
+namespace gshmem {
 
 /// T(s) = overhead_us + s / bandwidth. Bandwidth in GB/s (10^9 bytes per second), i.e. 10^3 bytes per µs.
 struct LinkModel {

@@ -21,12 +21,10 @@ bool parseDouble(const std::string& s, double* out) {
   return true;
 }
 
-bool parseInt(const std::string& s, int* out) {
-  if (s.empty()) return false;
-  errno = 0;
-  char* end = nullptr;
-  long v = strtol(s.c_str(), &end, 10);
-  if (errno || *end || v < 0 || v > 1000000000) return false;
+/// A count in a profile row: a non-negative integer of at most 10^9.
+bool parseCount(const std::string& s, int* out) {
+  long v;
+  if (!parseInt(s, &v) || v < 0 || v > 1000000000) return false;
   *out = static_cast<int>(v);
   return true;
 }
@@ -40,49 +38,13 @@ std::string fmt(double v) {
 }  // namespace
 
 bool selectParseSize(const std::string& s, uint64_t* out) {
-  if (s == "inf" || s == "INF") return *out = kSizeInf, true;
-  if (s.empty() || !isdigit(static_cast<unsigned char>(s[0]))) return false;
-  errno = 0;
-  char* end = nullptr;
-  unsigned long long v = strtoull(s.c_str(), &end, 10);
-  if (errno) return false;
-  std::string suf(end);
-  if (suf.size() == 2 && (suf[1] == 'B' || suf[1] == 'b')) suf.pop_back();
-  unsigned shift = 0;
-  if (suf.size() == 1) {
-    switch (toupper(static_cast<unsigned char>(suf[0]))) {
-      case 'K':
-        shift = 10;
-        break;
-      case 'M':
-        shift = 20;
-        break;
-      case 'G':
-        shift = 30;
-        break;
-      case 'T':
-        shift = 40;
-        break;
-      default:
-        return false;
-    }
-  } else if (!suf.empty()) {
-    return false;
-  }
-  if (shift && v > (kSizeInf >> shift)) return false;
-  *out = static_cast<uint64_t>(v) << shift;
-  return *out != kSizeInf;  // only "inf" spells infinity
+  std::size_t v;
+  if (!parseSize(s, &v, /*allow_inf=*/true)) return false;
+  *out = v;
+  return true;
 }
 
-std::string selectFormatSize(uint64_t bytes) {
-  if (bytes == kSizeInf) return "inf";
-  static const char suf[] = {'T', 'G', 'M', 'K'};
-  for (int i = 0; i < 4 && bytes; ++i) {
-    unsigned shift = 40 - 10 * i;
-    if (bytes % (1ull << shift) == 0) return std::to_string(bytes >> shift) + suf[i];
-  }
-  return std::to_string(bytes);
-}
+std::string selectFormatSize(uint64_t bytes) { return formatSize(bytes); }
 
 const ProfileModel* Profile::find(ProtocolId p, MemPair m, Direction d, PathType cls) const {
   for (const ProfileModel& pm : models)
@@ -113,7 +75,7 @@ static bool modelLineParse(const std::vector<std::string>& f, ProfileModel* pm, 
     return bad("overhead_us '" + f[6] + "' is not a non-negative number");
   if (!parseDouble(f[7], &r->line.bandwidth_GBps) || r->line.bandwidth_GBps <= 0)
     return bad("bandwidth_GBps '" + f[7] + "' is not a positive number");
-  if (!parseInt(f[8], &r->samples)) return bad("samples '" + f[8] + "' is not a count");
+  if (!parseCount(f[8], &r->samples)) return bad("samples '" + f[8] + "' is not a count");
   if (!parseDouble(f[9], &r->r2)) return bad("r2 '" + f[9] + "' is not a number");
   return true;
 }
@@ -139,7 +101,7 @@ Status profileParse(std::istream& in, const std::string& name, Profile* out, std
       if (f[0] != "gshmem-profile")
         return fail(line, "not a gshmem profile: the first line must be 'gshmem-profile 1'");
       int v = 0;
-      if (f.size() != 2 || !parseInt(f[1], &v)) return fail(line, "expected 'gshmem-profile <version>'");
+      if (f.size() != 2 || !parseCount(f[1], &v)) return fail(line, "expected 'gshmem-profile <version>'");
       if (v != kProfileVersion)
         return fail(line, "profile version " + f[1] + " is not supported (this gshmem reads version " +
                               std::to_string(kProfileVersion) + "); run gshmem-calibrate again");

@@ -4,14 +4,6 @@
 
 namespace gshmem {
 
-namespace {
-
-std::string trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
-  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
-
-}  // namespace
 
 Status tuneParse(const std::string& s, std::vector<TuneRule>* out, std::string* err) {
   std::vector<TuneRule> rules;

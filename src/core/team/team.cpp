@@ -1,6 +1,8 @@
 // Teams and contexts. A team is a strided set of world PEs holding one synchronization slot of the control area;
 // members agree on the slot when the team is split (the union of their used-slot masks, lowest free bit).
 #include <algorithm>
+#include <atomic>
+#include <mutex>
 #include <cstring>
 #include <vector>
 
@@ -168,18 +170,67 @@ int teamTranslate(gshmem_team* src, int src_pe, gshmem_team* dst) {
   return (idx >= 0 && idx < dst->size) ? idx : -1;
 }
 
+namespace {
+// Contexts live in slabs that are never freed, so a handle is checked by its address before it is read: a garbage
+// shmem_ctx_t is an error message, not a fault. Slabs are published once (count after pointer) and read lock-free.
+constexpr int kCtxPerSlab = 256;
+constexpr int kMaxCtxSlabs = 1024;
+struct CtxSlab {
+  gshmem_ctx ctx[kCtxPerSlab];
+};
+std::atomic<CtxSlab*> g_ctx_slabs[kMaxCtxSlabs];
+std::atomic<int> g_ctx_nslabs{0};
+std::mutex g_ctx_lock;               ///< create/destroy only
+std::vector<gshmem_ctx*> g_ctx_free;  ///< destroyed slots, reused first
+
+gshmem_ctx* ctxSlot(const char* call) {
+  std::lock_guard<std::mutex> guard(g_ctx_lock);
+  if (g_ctx_free.empty()) {
+    int n = g_ctx_nslabs.load(std::memory_order_relaxed);
+    if (n == kMaxCtxSlabs) fatal(call, "%d contexts are alive; destroy contexts you no longer use", n * kCtxPerSlab);
+    auto* slab = new CtxSlab;
+    for (int i = kCtxPerSlab - 1; i >= 0; --i) g_ctx_free.push_back(&slab->ctx[i]);
+    g_ctx_slabs[n].store(slab, std::memory_order_relaxed);
+    g_ctx_nslabs.store(n + 1, std::memory_order_release);
+  }
+  gshmem_ctx* c = g_ctx_free.back();
+  g_ctx_free.pop_back();
+  return c;
+}
+}  // namespace
+
+bool ctxLive(const gshmem_ctx* ctx) {
+  auto a = reinterpret_cast<uintptr_t>(ctx);
+  int n = g_ctx_nslabs.load(std::memory_order_acquire);
+  for (int i = 0; i < n; ++i) {
+    auto b = reinterpret_cast<uintptr_t>(g_ctx_slabs[i].load(std::memory_order_relaxed));
+    if (a >= b && a < b + sizeof(CtxSlab)) return (a - b) % sizeof(gshmem_ctx) == 0 && ctx->live;
+  }
+  return false;
+}
+
+void errorBadCtx(const char* call, const gshmem_ctx* ctx) {
+  fatal(call, "%p is not a valid context (never created, destroyed, or overwritten); pass SHMEM_CTX_DEFAULT or a "
+        "context from shmem_ctx_create", static_cast<const void*>(ctx));
+}
+
 int ctxCreate(const char* call, gshmem_team* team, long options, gshmem_ctx** out) {
   team = teamCheck(call, team);
   if (team->my_index < 0) return -1;
-  *out = new gshmem_ctx{team, options, team == &gshmem_team_world_obj};
+  gshmem_ctx* c = ctxSlot(call);
+  *c = gshmem_ctx{team, options, team == &gshmem_team_world_obj, true};
+  *out = c;
   return 0;
 }
 
 void ctxDestroy(const char* call, gshmem_ctx* ctx) {
   if (ctx == nullptr) fatal(call, "context is SHMEM_CTX_INVALID");
   if (ctx == &gshmem_ctx_default_obj) fatal(call, "SHMEM_CTX_DEFAULT cannot be destroyed");
+  if (!ctxLive(ctx)) errorBadCtx(call, ctx);
   ops::quiet(ctx);
-  delete ctx;
+  std::lock_guard<std::mutex> guard(g_ctx_lock);
+  ctx->live = false;
+  g_ctx_free.push_back(ctx);
 }
 
 }  // namespace gshmem

@@ -107,8 +107,11 @@ class UcxTransport final : public Transport {
 
   std::size_t setAggregate(std::size_t bytes) override;
 
-  /// Endpoint error callback: reports the lost PE to the core (unless we are tearing down).
-  void onPeerError(int pe, ucs_status_t status) { lost(pe, ucs_status_string(status)); }
+  /// Endpoint error callback: one line naming the lost PE, then the job ends (unless we are tearing down).
+  void onPeerError(int pe, ucs_status_t status) {
+    if (closing_.load() || bs_->leaving()) return;  // tearing down, or this PE is exiting too
+    lost(pe, ucs_status_string(status));
+  }
 
   // Active-message receive side (ucx_am.cpp), called from ucp_worker_progress on whichever thread progresses.
   void onBatch(const void* data, std::size_t length);
