@@ -290,7 +290,7 @@ template <typename T>
 inline void waitUntil(const char* call, T* ivar, int cmp, T value) {
   checkIvar(call, ivar);
   compare(call, cmp, T{}, T{});  // validates cmp before a possibly endless wait
-  waitFor([&] { return compare(call, cmp, load(ivar), value); });
+  waitFor([&] { return compare(call, cmp, load(ivar), value); }, call);
 }
 
 /// Polling forms must drive the remote transport: over UCX/TCP a put to this PE lands only when it progresses.
@@ -383,7 +383,7 @@ inline void waitUntilAll(const char* call, T* ivars, std::size_t n, const int* s
                          T value) {
   checkIvars(call, ivars, n);
   compare(call, cmp, T{}, T{});
-  waitFor([&] { return scanAll(call, ivars, n, status, cmp, values, value) != 0; });
+  waitFor([&] { return scanAll(call, ivars, n, status, cmp, values, value) != 0; }, call);
 }
 
 template <typename T>
@@ -393,7 +393,7 @@ inline std::size_t waitUntilAny(const char* call, T* ivars, std::size_t n, const
   compare(call, cmp, T{}, T{});
   if (allMasked(n, status)) return SIZE_MAX;
   std::size_t idx = SIZE_MAX;
-  waitFor([&] { return (idx = scanAny(call, ivars, n, status, cmp, values, value)) != SIZE_MAX; });
+  waitFor([&] { return (idx = scanAny(call, ivars, n, status, cmp, values, value)) != SIZE_MAX; }, call);
   return idx;
 }
 
@@ -404,7 +404,7 @@ inline std::size_t waitUntilSome(const char* call, T* ivars, std::size_t n, std:
   compare(call, cmp, T{}, T{});
   if (allMasked(n, status)) return 0;
   std::size_t k = 0;
-  waitFor([&] { return (k = scanSome(call, ivars, n, indices, status, cmp, values, value)) != 0; });
+  waitFor([&] { return (k = scanSome(call, ivars, n, indices, status, cmp, values, value)) != 0; }, call);
   return k;
 }
 

@@ -251,6 +251,11 @@ int runtimeInit(const char* call, int requested) {
     if (regions[r].fd >= 0) close(regions[r].fd);  // the mappings keep the memory alive
   g_heap_region.fd = g_data_region.fd = -1;
   g_rt.peers = g_rt.peer_table.data();
+  {  // The watchdog of blocking waits reads the heartbeat of every heap mapped on this node, whatever the transport.
+    std::vector<char*> heaps(g_rt.n_pes);
+    for (int pe = 0; pe < g_rt.n_pes; ++pe) heaps[pe] = reach[pe].mapped[kRegionHeap];
+    liveness::start(heaps, g_rt.size[kRegionHeap], p.TIMEOUT, g_rt.my_pe);
+  }
   {  // Path selection: a decision table per peer path, from GSHMEM_PROFILE, GSHMEM_PATH, GSHMEM_TUNE.
     bool avail[kNumProtocols] = {};
     avail[static_cast<int>(ProtocolId::Shm)] = p.TRANSPORTS != "ucx";
@@ -288,6 +293,7 @@ void runtimeFinalize() {
   barrierAll("shmem_finalize");
   device::backendFinalize();  // DEVICE: collective; stops the proxy, closes IPC mappings, frees the device heap
   teamsFinalize();
+  liveness::stop();  // before the heaps (which hold the heartbeats) are unmapped
   g_rt.selector.reset();
   g_rt.peers = nullptr;
   g_rt.remote = nullptr;
