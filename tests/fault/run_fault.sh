@@ -46,7 +46,7 @@ if ! cut -d' ' -f2- "$out" | grep -Eq -- "$regex"; then echo "run_fault: FAILED:
 if [ "$expect" = ended ]; then
   [ "$rc" = 0 ] && { echo "run_fault: FAILED: exit status 0, expected the job to be ended"; fail=1; }
   awk -v t="$took" -v b="$bound" 'BEGIN { exit !(t > b) }' && { echo "run_fault: FAILED: slower than ${bound} s"; fail=1; }
-  grep -q "returned" "$out" && { echo "run_fault: FAILED: a wait returned although its peer was silent"; fail=1; }
+  grep -Eq "fault_wait: PE [0-9]+: [a-z_]+ returned" "$out" && { echo "run_fault: FAILED: a wait returned although its peer was silent"; fail=1; }
 else
   [ "$rc" != 0 ] && { echo "run_fault: FAILED: exit status $rc, expected 0"; fail=1; }
 fi
