@@ -254,7 +254,7 @@ int runtimeInit(const char* call, int requested) {
   {  // The watchdog of blocking waits reads the heartbeat of every heap mapped on this node, whatever the transport.
     std::vector<char*> heaps(g_rt.n_pes);
     for (int pe = 0; pe < g_rt.n_pes; ++pe) heaps[pe] = reach[pe].mapped[kRegionHeap];
-    liveness::start(heaps, g_rt.size[kRegionHeap], p.TIMEOUT, g_rt.my_pe);
+    liveness::start(b, heaps, g_rt.size[kRegionHeap], p.TIMEOUT);
   }
   {  // Path selection: a decision table per peer path, from GSHMEM_PROFILE, GSHMEM_PATH, GSHMEM_TUNE.
     bool avail[kNumProtocols] = {};

@@ -21,6 +21,7 @@
 #include <thread>
 
 #include "core/runtime.hpp"
+#include "core/sync/liveness_net.hpp"
 
 namespace gshmem::liveness {
 
@@ -71,7 +72,8 @@ bool procStat(int pid, char* state, uint64_t* start_time) {
 }
 
 struct Watchdog {
-  std::vector<BeatLine*> lines;  ///< per PE, nullptr when not watched (not mapped here, or this PE)
+  std::vector<BeatLine*> lines;  ///< per PE, nullptr when not mapped here (or this PE)
+  NetBeats net;                  ///< the PEs of other nodes
   BeatLine* mine = nullptr;
   std::unique_ptr<std::atomic<uint64_t>[]> silent_ns;  ///< per PE, published by the thread
   uint64_t timeout_ns = 0;
@@ -91,17 +93,21 @@ bool g_atexit_registered = false;
 
 void Watchdog::run() {
   const int n = static_cast<int>(lines.size());
-  std::vector<uint64_t> last(n, 0);
+  std::vector<uint64_t> last(n, 0), net_count(n, 0);
+  std::vector<bool> net_seen(n, false);
   uint64_t prev = nowNs();
   std::unique_lock<std::mutex> lk(mu);
   while (!stopping) {
-    mine->count.fetch_add(1, std::memory_order_release);
+    net.send(mine->count.fetch_add(1, std::memory_order_release) + 1);
+    net.receive(&net_count, &net_seen);
     const uint64_t now = nowNs();
     const uint64_t step = now - prev < 2 * period_ns ? now - prev : 2 * period_ns;
     prev = now;
     for (int pe = 0; pe < n; ++pe) {
-      if (!lines[pe]) continue;
-      uint64_t c = lines[pe]->count.load(std::memory_order_acquire);
+      uint64_t c;
+      if (lines[pe]) c = lines[pe]->count.load(std::memory_order_acquire);
+      else if (net_seen[pe]) c = net_count[pe];
+      else continue;  // this PE, or a remote PE not heard from yet
       if (c != last[pe]) {
         last[pe] = c;
         silent_ns[pe].store(0, std::memory_order_relaxed);
@@ -117,6 +123,7 @@ void stopAtExit() { stop(false); }
 
 /// "(stopped: ...)" etc. for PE `pe`'s heartbeat line.
 const char* reason(const BeatLine* l) {
+  if (!l) return "on another node: stopped, hung, dead or unreachable";
   const uint32_t state = l->state.load(std::memory_order_acquire);
   if (state == kFinalized) return "it has called shmem_finalize";
   if (state == kExited) return "it is exiting without shmem_finalize";
@@ -146,10 +153,15 @@ const char* reason(const BeatLine* l) {
 
 }  // namespace
 
-void start(const std::vector<char*>& heaps, std::size_t heap_bytes, long timeout_s, int me) {
-  if (timeout_s <= 0 || g_dog) return;
+void start(Bootstrap& bs, const std::vector<char*>& heaps, std::size_t heap_bytes, long timeout_s) {
+  if (g_dog) return;
   auto d = std::make_unique<Watchdog>();
-  const int n = static_cast<int>(heaps.size());
+  const int n = static_cast<int>(heaps.size()), me = bs.rank();
+  std::vector<bool> remote(n, false);
+  for (int pe = 0; pe < n && timeout_s > 0; ++pe) remote[pe] = heaps[pe] == nullptr && pe != me;
+  // Collective: every PE takes part, whatever its own GSHMEM_TIMEOUT.
+  if (isError(d->net.setup(bs, remote))) fatal("shmem_init", "bootstrap allgather failed (wait watchdog)");
+  if (timeout_s <= 0) return;
   d->lines.assign(n, nullptr);
   d->silent_ns.reset(new std::atomic<uint64_t>[n]);
   for (int pe = 0; pe < n; ++pe) {
@@ -199,7 +211,7 @@ void poll(const char* call, WaitWatch* w) {
   w->next_ns = now + 100000000ull;  // then every 100 ms at most
   std::vector<int> silent;
   for (int pe = 0; pe < static_cast<int>(d->lines.size()); ++pe)
-    if (d->lines[pe] && d->silent_ns[pe].load(std::memory_order_relaxed) >= d->timeout_ns) silent.push_back(pe);
+    if (d->silent_ns[pe].load(std::memory_order_relaxed) >= d->timeout_ns) silent.push_back(pe);
   if (!silent.empty()) reportSilent(call, silent);
 }
 

@@ -4,14 +4,15 @@
 // machine (their heaps are mapped here). A blocking wait (waitFor) calls poll() every kPollStride polls; once the
 // wait has lasted half of GSHMEM_TIMEOUT it asks whether some PE's heartbeat has stood still for GSHMEM_TIMEOUT
 // seconds of the watchdog thread's own running time, and if so ends the job with one line naming the waiting PE,
-// the public call and the silent PE(s). The detector watches liveness, not the awaited value: a PE that computes
+// the public call and the silent PE(s). PEs of other nodes send their heartbeats over UDP (liveness_net.hpp). The detector watches liveness, not the awaited value: a PE that computes
 // for an hour keeps beating (its watchdog thread runs) and is never reported; a stopped (SIGSTOP, debugger), exited
-// or killed process stops beating. GSHMEM_TIMEOUT=0 disables it. Peers whose heap is not mapped on this machine
-// (other nodes) are not watched here: their transport bounds its own operations.
+// or killed process stops beating, and so does an unreachable node. GSHMEM_TIMEOUT=0 disables it.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <vector>
+
+#include "base/bootstrap.hpp"
 
 namespace gshmem::liveness {
 
@@ -27,10 +28,11 @@ struct WaitWatch {
   uint64_t next_ns = 0;  ///< earliest time of the next peer scan
 };
 
-/// Start the heartbeat and the watchdog thread. `heaps[pe]` is PE pe's heap as mapped here (nullptr when not
-/// mapped; heaps[me] is this PE's), each `heap_bytes` long; `timeout_s` <= 0 starts nothing. Call once per init,
-/// after every same-machine heap is mapped and before the first waitFor.
-void start(const std::vector<char*>& heaps, std::size_t heap_bytes, long timeout_s, int me);
+/// Collective over `bs`. Start the heartbeat and the watchdog thread. `heaps[pe]` is PE pe's heap as mapped here
+/// (nullptr when not mapped: then PE pe is watched over the network, liveness_net.hpp; heaps[me] is this PE's),
+/// each `heap_bytes` long; `timeout_s` <= 0 starts nothing. Call once per init, after every same-node heap is
+/// mapped and before the first waitFor.
+void start(Bootstrap& bs, const std::vector<char*>& heaps, std::size_t heap_bytes, long timeout_s);
 /// Stop and join the watchdog thread (idempotent); tells the peers that still look whether this PE finalized or
 /// is exiting without finalize. Called by finalize before the heaps are unmapped, and (finalized = false) at exit.
 void stop(bool finalized = true);
