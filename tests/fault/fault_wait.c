@@ -6,6 +6,8 @@
  *   broadcast   the victim stops while the others are in shmem_long_broadcast (root 0)
  *   kill        the victim kills itself (SIGKILL) while the others are in shmem_barrier_all
  *   exit        the victim calls exit(0) without shmem_finalize while the others are in shmem_barrier_all
+ *   link        the victim announces the fault (the harness then takes its host's link down), waits 2 s and
+ *               joins the barrier
  *   slow        the victim sleeps <seconds> (twice the timeout) before the barrier: nobody may be ended
  * The faulty cases must end with a message naming the victim; "returned" lines mean the wait did not hold. */
 #include <shmem.h>
@@ -20,7 +22,7 @@ static long src[4], dst[4];
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    fprintf(stderr, "usage: fault_wait barrier|wait_until|broadcast|kill|exit|slow <victim> <seconds>\n");
+    fprintf(stderr, "usage: fault_wait barrier|wait_until|broadcast|kill|exit|link|slow <victim> <seconds>\n");
     return 2;
   }
   const char* mode = argv[1];
@@ -35,6 +37,7 @@ int main(int argc, char** argv) {
     if (strcmp(mode, "kill") == 0) raise(SIGKILL);
     if (strcmp(mode, "exit") == 0) exit(0);
     if (strcmp(mode, "slow") == 0) sleep((unsigned)seconds);
+    else if (strcmp(mode, "link") == 0) sleep(2);
     else raise(SIGSTOP);
   }
   if (strcmp(mode, "wait_until") == 0) {
@@ -44,7 +47,7 @@ int main(int argc, char** argv) {
   } else {
     shmem_barrier_all();
   }
-  if (me != victim || strcmp(mode, "slow") == 0) { /* the stopped victim may be resumed by the launcher's abort */
+  if (me != victim || strcmp(mode, "slow") == 0 || strcmp(mode, "link") == 0) { /* the stopped victim may be resumed by the launcher's abort */
     printf("fault_wait: PE %d: %s returned\n", me, mode);
     fflush(stdout);
   }

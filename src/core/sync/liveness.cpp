@@ -5,6 +5,7 @@
 // machine does not look like a dead peer; a stopped process accrues silence at the full rate.
 #include "core/sync/liveness.hpp"
 
+#include <pthread.h>
 #include <sys/stat.h>
 #include <signal.h>
 #include <time.h>
@@ -87,7 +88,8 @@ struct Watchdog {
   void run();
 };
 
-Watchdog* g_dog = nullptr;       ///< live between start and stop; never destroyed by a static destructor
+/// Live between start and stop; never destroyed by a static destructor (a PE may exit without finalize).
+std::atomic<Watchdog*> g_dog{nullptr};
 std::atomic<bool> g_reported{false};
 bool g_atexit_registered = false;
 
@@ -140,21 +142,22 @@ const char* reason(const BeatLine* l) {
   if (g_reported.exchange(true)) {  // one report per process; the first reporter ends the job
     for (;;) pause();
   }
+  const Watchdog* d = g_dog.load(std::memory_order_acquire);
   std::string who;
   for (size_t i = 0; i < silent.size() && i < 8; ++i) {
     char one[160];
-    snprintf(one, sizeof one, "%sPE %d (%s)", i ? ", " : "", silent[i], reason(g_dog->lines[silent[i]]));
+    snprintf(one, sizeof one, "%sPE %d (%s)", i ? ", " : "", silent[i], reason(d->lines[silent[i]]));
     who += one;
   }
   if (silent.size() > 8) who += ", ...";
   fatal(call, "%s %s not made progress for %ld s; ending the job (GSHMEM_TIMEOUT=%ld; 0 turns this check off)",
-        who.c_str(), silent.size() == 1 ? "has" : "have", g_dog->timeout_s, g_dog->timeout_s);
+        who.c_str(), silent.size() == 1 ? "has" : "have", d->timeout_s, d->timeout_s);
 }
 
 }  // namespace
 
 void start(Bootstrap& bs, const std::vector<char*>& heaps, std::size_t heap_bytes, long timeout_s) {
-  if (g_dog) return;
+  if (g_dog.load()) return;
   auto d = std::make_unique<Watchdog>();
   const int n = static_cast<int>(heaps.size()), me = bs.rank();
   std::vector<bool> remote(n, false);
@@ -179,13 +182,17 @@ void start(Bootstrap& bs, const std::vector<char*>& heaps, std::size_t heap_byte
   // 20 beats per timeout, between 50 and 250 ms apart: a stopped PE is found within about a period of the timeout.
   uint64_t period = d->timeout_ns / 20;
   d->period_ns = period < 50000000ull ? 50000000ull : (period > 250000000ull ? 250000000ull : period);
-  g_dog = d.release();
-  g_dog->thread = std::thread([] { g_dog->run(); });
+  Watchdog* w = d.release();
+  w->thread = std::thread([w] {
+    pthread_setname_np(pthread_self(), "gshmem-watchdog");
+    w->run();
+  });
+  g_dog.store(w, std::memory_order_release);
   if (!g_atexit_registered) g_atexit_registered = atexit(stopAtExit) == 0;
 }
 
 void stop(bool finalized) {
-  Watchdog* d = g_dog;
+  Watchdog* d = g_dog.exchange(nullptr);
   if (!d) return;
   {
     std::lock_guard<std::mutex> lk(d->mu);
@@ -194,12 +201,11 @@ void stop(bool finalized) {
   d->cv.notify_all();
   if (d->thread.joinable() && d->thread.get_id() != std::this_thread::get_id()) d->thread.join();
   d->mine->state.store(finalized ? kFinalized : kExited, std::memory_order_release);
-  g_dog = nullptr;
-  delete d;
+  if (finalized) delete d;  // at exit another thread may still be inside poll(): leave it be
 }
 
 void poll(const char* call, WaitWatch* w) {
-  Watchdog* d = g_dog;
+  Watchdog* d = g_dog.load(std::memory_order_acquire);
   if (!d) return;
   const uint64_t now = nowNs();
   if (w->start_ns == 0) {
