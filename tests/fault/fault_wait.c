@@ -3,6 +3,7 @@
  * case: where the other PEs wait while PE <victim> misbehaves
  *   barrier     the victim stops itself (SIGSTOP) while the others are in shmem_barrier_all
  *   wait_until  the victim stops while the others are in shmem_long_wait_until on a flag only it would set
+ *   test        the victim stops while the others loop on shmem_long_test for a flag only it would set
  *   broadcast   the victim stops while the others are in shmem_long_broadcast (root 0)
  *   kill        the victim kills itself (SIGKILL) while the others are in shmem_barrier_all
  *   exit        the victim calls exit(0) without shmem_finalize while the others are in shmem_barrier_all
@@ -22,7 +23,7 @@ static long src[4], dst[4];
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    fprintf(stderr, "usage: fault_wait barrier|wait_until|broadcast|kill|exit|link|slow <victim> <seconds>\n");
+    fprintf(stderr, "usage: fault_wait barrier|wait_until|test|broadcast|kill|exit|link|slow <victim> <seconds>\n");
     return 2;
   }
   const char* mode = argv[1];
@@ -42,12 +43,17 @@ int main(int argc, char** argv) {
   }
   if (strcmp(mode, "wait_until") == 0) {
     if (me != victim) shmem_long_wait_until(&flag, SHMEM_CMP_NE, 0);
+  } else if (strcmp(mode, "test") == 0) {
+    if (me != victim)
+      while (!shmem_long_test(&flag, SHMEM_CMP_NE, 0)) {
+      }
   } else if (strcmp(mode, "broadcast") == 0) {
     shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, 4, 0);
   } else {
     shmem_barrier_all();
   }
-  if (me != victim || strcmp(mode, "slow") == 0 || strcmp(mode, "link") == 0) { /* the stopped victim may be resumed by the launcher's abort */
+  /* A stopped victim may be resumed by the launcher's abort: only a waiter's return counts. */
+  if (me != victim || strcmp(mode, "slow") == 0 || strcmp(mode, "link") == 0) {
     printf("fault_wait: PE %d: %s returned\n", me, mode);
     fflush(stdout);
   }

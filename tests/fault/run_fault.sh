@@ -45,8 +45,14 @@ if [ $hung = 1 ]; then echo "run_fault: FAILED: the job hung"; fail=1; fi
 if ! cut -d' ' -f2- "$out" | grep -Eq -- "$regex"; then echo "run_fault: FAILED: no line matches '$regex'"; fail=1; fi
 if [ "$expect" = ended ]; then
   [ "$rc" = 0 ] && { echo "run_fault: FAILED: exit status 0, expected the job to be ended"; fail=1; }
-  awk -v t="$took" -v b="$bound" 'BEGIN { exit !(t > b) }' && { echo "run_fault: FAILED: slower than ${bound} s"; fail=1; }
-  grep -Eq "fault_wait: PE [0-9]+: [a-z_]+ returned" "$out" && { echo "run_fault: FAILED: a wait returned although its peer was silent"; fail=1; }
+  if awk -v t="$took" -v b="$bound" 'BEGIN { exit !(t > b) }'; then
+    echo "run_fault: FAILED: slower than ${bound} s"
+    fail=1
+  fi
+  if grep -Eq "fault_wait: PE [0-9]+: [a-z_]+ returned" "$out"; then
+    echo "run_fault: FAILED: a wait returned although its peer was silent"
+    fail=1
+  fi
 else
   [ "$rc" != 0 ] && { echo "run_fault: FAILED: exit status $rc, expected 0"; fail=1; }
 fi

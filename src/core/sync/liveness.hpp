@@ -1,12 +1,12 @@
-// Peer liveness: the watchdog behind every blocking wait.
-// Each PE runs one small watchdog thread (started at init, joined at finalize or at exit) that advances a 64-bit
-// heartbeat in the last cache line of its own heap's control area, and samples the heartbeats of the PEs of this
-// machine (their heaps are mapped here). A blocking wait (waitFor) calls poll() every kPollStride polls; once the
-// wait has lasted half of GSHMEM_TIMEOUT it asks whether some PE's heartbeat has stood still for GSHMEM_TIMEOUT
-// seconds of the watchdog thread's own running time, and if so ends the job with one line naming the waiting PE,
-// the public call and the silent PE(s). PEs of other nodes send their heartbeats over UDP (liveness_net.hpp). The detector watches liveness, not the awaited value: a PE that computes
-// for an hour keeps beating (its watchdog thread runs) and is never reported; a stopped (SIGSTOP, debugger), exited
-// or killed process stops beating, and so does an unreachable node. GSHMEM_TIMEOUT=0 disables it.
+// Peer liveness: the watchdog behind every blocking wait. Each PE runs one small watchdog thread (started at init,
+// joined at finalize or at exit) that advances a 64-bit heartbeat in the last cache line of its own heap's control
+// area, and samples the heartbeats of the PEs of this node (their heaps are mapped here). A blocking wait (waitFor)
+// calls poll() every kPollStride polls; once the wait has lasted half of GSHMEM_TIMEOUT it asks whether some PE's
+// heartbeat has stood still for GSHMEM_TIMEOUT seconds of the watchdog thread's own running time, and if so ends the
+// job with one line naming the waiting PE, the public call and the silent PE(s). PEs of other nodes send their
+// heartbeats over UDP (liveness_net.hpp). The detector watches liveness, not the awaited value: a PE that computes for
+// an hour keeps beating (its watchdog thread runs) and is never reported; a stopped (SIGSTOP, debugger), exited or
+// killed process stops beating, and so does an unreachable node. GSHMEM_TIMEOUT=0 disables it.
 #pragma once
 #include <cstddef>
 #include <cstdint>
