@@ -1,8 +1,9 @@
 // Heartbeat thread and the wait-side check (see liveness.hpp for the contract).
 // Silence is counted in the watchdog thread's own running time: each tick adds the time since its previous tick,
-// capped at two periods, to the silence of every watched PE whose heartbeat did not move. A watchdog thread that
-// is descheduled (PEs oversubscribing cores) therefore accrues little silence for its peers, so an overloaded
-// machine does not look like a dead peer; a stopped process accrues silence at the full rate.
+// at most a quarter of the timeout, to the silence of every watched PE whose heartbeat did not move. A watchdog
+// thread that is held off the CPU for long (a suspended or stopped waiter, a badly overloaded node) therefore
+// needs several ticks before it accuses a peer, which meanwhile gets the chance to beat; a stopped process accrues
+// silence at the full rate.
 #include "core/sync/liveness.hpp"
 
 #include <pthread.h>
@@ -80,6 +81,7 @@ struct Watchdog {
   uint64_t timeout_ns = 0;
   long timeout_s = 0;
   uint64_t period_ns = 0;
+  uint64_t max_step_ns = 0;  ///< most silence one tick may add: a quarter of the timeout
   std::mutex mu;
   std::condition_variable cv;
   bool stopping = false;
@@ -103,7 +105,7 @@ void Watchdog::run() {
     net.send(mine->count.fetch_add(1, std::memory_order_release) + 1);
     net.receive(&net_count, &net_seen);
     const uint64_t now = nowNs();
-    const uint64_t step = now - prev < 2 * period_ns ? now - prev : 2 * period_ns;
+    const uint64_t step = now - prev < max_step_ns ? now - prev : max_step_ns;
     prev = now;
     for (int pe = 0; pe < n; ++pe) {
       uint64_t c;
@@ -123,7 +125,14 @@ void Watchdog::run() {
 
 void stopAtExit() { stop(false); }
 
-/// "(stopped: ...)" etc. for PE `pe`'s heartbeat line.
+/// True when `l`'s owner is a process of this PID namespace and still the same process (not a recycled pid).
+bool sameProcess(const BeatLine* l, char* st) {
+  uint64_t start = 0;
+  return l->pid_ns != 0 && l->pid_ns == pidNamespace("/proc/self/ns/pid") && procStat(l->pid, st, &start) &&
+         start == l->start_time;
+}
+
+/// Why PE `pe` is silent, from its heartbeat line (nullptr: another node) and /proc.
 const char* reason(const BeatLine* l) {
   if (!l) return "on another node: stopped, hung, dead or unreachable";
   const uint32_t state = l->state.load(std::memory_order_acquire);
@@ -131,9 +140,7 @@ const char* reason(const BeatLine* l) {
   if (state == kExited) return "it is exiting without shmem_finalize";
   if (l->pid_ns == 0 || l->pid_ns != pidNamespace("/proc/self/ns/pid")) return "stopped, hung or dead";
   char st = 0;
-  uint64_t start = 0;
-  if (!procStat(l->pid, &st, &start) || start != l->start_time) return "its process has exited";
-  if (st == 'Z' || st == 'X') return "its process has exited";
+  if (!sameProcess(l, &st) || st == 'Z' || st == 'X') return "its process has exited";
   if (st == 'T' || st == 't') return "its process is stopped, by SIGSTOP or a debugger";
   return "stopped, hung or dead";
 }
@@ -150,6 +157,20 @@ const char* reason(const BeatLine* l) {
     who += one;
   }
   if (silent.size() > 8) who += ", ...";
+  // A stopped PE of this node is also killed, 300 ms after the report (which the launcher must see first): the
+  // launcher's abort resumes and terminates each process in turn, which a loaded node has been seen to take 20 s
+  // over, while a killed process ends the job at once.
+  std::vector<int> stopped;
+  for (int pe : silent) {
+    char st = 0;
+    const BeatLine* l = d->lines[pe];
+    if (l && sameProcess(l, &st) && (st == 'T' || st == 't')) stopped.push_back(l->pid);
+  }
+  if (!stopped.empty())
+    std::thread([stopped] {
+      usleep(300000);
+      for (int pid : stopped) kill(pid, SIGKILL);
+    }).detach();
   fatal(call, "%s %s not made progress for %ld s; ending the job (GSHMEM_TIMEOUT=%ld; 0 turns this check off)",
         who.c_str(), silent.size() == 1 ? "has" : "have", d->timeout_s, d->timeout_s);
 }
@@ -182,6 +203,7 @@ void start(Bootstrap& bs, const std::vector<char*>& heaps, std::size_t heap_byte
   // 20 beats per timeout, between 50 and 250 ms apart: a stopped PE is found within about a period of the timeout.
   uint64_t period = d->timeout_ns / 20;
   d->period_ns = period < 50000000ull ? 50000000ull : (period > 250000000ull ? 250000000ull : period);
+  d->max_step_ns = d->timeout_ns / 4 > 2 * d->period_ns ? d->timeout_ns / 4 : 2 * d->period_ns;
   Watchdog* w = d.release();
   w->thread = std::thread([w] {
     pthread_setname_np(pthread_self(), "gshmem-watchdog");
