@@ -48,7 +48,7 @@ void psyncDissemination(const Group& g) {
   long* ps = g.psync;
   for (int r = 0, dist = 1; dist < g.size; ++r, dist <<= 1) {
     ops::signal(g.call, word(&ps[kPsDissem + r]), 1, true, g.worldPe((g.me + dist) % g.size));
-    waitFor([&] { return loadAcquire(&ps[kPsDissem + r]) > kSyncValue; });
+    waitFor([&] { return loadAcquire(&ps[kPsDissem + r]) > kSyncValue; }, g.call);
     __atomic_fetch_sub(&ps[kPsDissem + r], 1L, __ATOMIC_SEQ_CST);
   }
 }
@@ -60,12 +60,12 @@ void psyncBarrier(const Group& g) {
   int nchild = g.size - first_child;
   nchild = nchild < 0 ? 0 : (nchild > kRadix ? kRadix : nchild);
   if (nchild > 0) {
-    waitFor([&] { return loadAcquire(&ps[kPsArrive]) >= kSyncValue + nchild; });
+    waitFor([&] { return loadAcquire(&ps[kPsArrive]) >= kSyncValue + nchild; }, g.call);
     __atomic_fetch_sub(&ps[kPsArrive], static_cast<long>(nchild), __ATOMIC_SEQ_CST);
   }
   if (g.me != 0) {
     ops::signal(g.call, word(&ps[kPsArrive]), 1, true, g.worldPe((g.me - 1) / kRadix));
-    waitFor([&] { return loadAcquire(&ps[kPsRelease]) != kSyncValue; });
+    waitFor([&] { return loadAcquire(&ps[kPsRelease]) != kSyncValue; }, g.call);
     __atomic_store_n(&ps[kPsRelease], kSyncValue, __ATOMIC_SEQ_CST);
   }
   for (int c = 0; c < nchild; ++c)
@@ -165,7 +165,7 @@ std::size_t exclusivePrefix(const Group& g, std::size_t mine) {
   std::size_t off = 0;
   if (g.me > 0) {
     long v;
-    waitFor([&] { return (v = loadAcquire(&ps[kPsChain])) != kSyncValue; });
+    waitFor([&] { return (v = loadAcquire(&ps[kPsChain])) != kSyncValue; }, g.call);
     __atomic_store_n(&ps[kPsChain], kSyncValue, __ATOMIC_SEQ_CST);
     off = static_cast<std::size_t>(v - kSyncValue - 1);
   }

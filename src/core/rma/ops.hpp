@@ -290,18 +290,21 @@ template <typename T>
 inline void waitUntil(const char* call, T* ivar, int cmp, T value) {
   checkIvar(call, ivar);
   compare(call, cmp, T{}, T{});  // validates cmp before a possibly endless wait
-  waitFor([&] { return compare(call, cmp, load(ivar), value); });
+  waitFor([&] { return compare(call, cmp, load(ivar), value); }, call);
 }
 
 /// Polling forms must drive the remote transport: over UCX/TCP a put to this PE lands only when it progresses.
-inline void pollProgress() {
+/// A program that loops on test calls is watched like a blocking wait (liveness.hpp), from its first test call.
+inline thread_local liveness::WaitWatch t_test_watch;
+inline void pollProgress(const char* call) {
+  if (GSHMEM_UNLIKELY(++t_test_watch.polls % liveness::kPollStride == 0)) liveness::poll(call, &t_test_watch);
   if (GSHMEM_UNLIKELY(g_rt.remote != nullptr)) g_rt.remote->progress();
 }
 
 template <typename T>
 inline int test(const char* call, T* ivar, int cmp, T value) {
   checkIvar(call, ivar);
-  pollProgress();
+  pollProgress(call);
   return compare(call, cmp, load(ivar), value) ? 1 : 0;
 }
 
@@ -351,7 +354,7 @@ inline std::size_t scanSome(const char* call, T* ivars, std::size_t n, std::size
 template <typename T>
 inline int testAll(const char* call, T* ivars, std::size_t n, const int* status, int cmp, const T* values, T value) {
   checkIvars(call, ivars, n);
-  pollProgress();
+  pollProgress(call);
   return scanAll(call, ivars, n, status, cmp, values, value);
 }
 
@@ -359,7 +362,7 @@ template <typename T>
 inline std::size_t testAny(const char* call, T* ivars, std::size_t n, const int* status, int cmp, const T* values,
                            T value) {
   checkIvars(call, ivars, n);
-  pollProgress();
+  pollProgress(call);
   return scanAny(call, ivars, n, status, cmp, values, value);
 }
 
@@ -367,7 +370,7 @@ template <typename T>
 inline std::size_t testSome(const char* call, T* ivars, std::size_t n, std::size_t* indices, const int* status,
                             int cmp, const T* values, T value) {
   checkIvars(call, ivars, n);
-  pollProgress();
+  pollProgress(call);
   return scanSome(call, ivars, n, indices, status, cmp, values, value);
 }
 
@@ -383,7 +386,7 @@ inline void waitUntilAll(const char* call, T* ivars, std::size_t n, const int* s
                          T value) {
   checkIvars(call, ivars, n);
   compare(call, cmp, T{}, T{});
-  waitFor([&] { return scanAll(call, ivars, n, status, cmp, values, value) != 0; });
+  waitFor([&] { return scanAll(call, ivars, n, status, cmp, values, value) != 0; }, call);
 }
 
 template <typename T>
@@ -393,7 +396,7 @@ inline std::size_t waitUntilAny(const char* call, T* ivars, std::size_t n, const
   compare(call, cmp, T{}, T{});
   if (allMasked(n, status)) return SIZE_MAX;
   std::size_t idx = SIZE_MAX;
-  waitFor([&] { return (idx = scanAny(call, ivars, n, status, cmp, values, value)) != SIZE_MAX; });
+  waitFor([&] { return (idx = scanAny(call, ivars, n, status, cmp, values, value)) != SIZE_MAX; }, call);
   return idx;
 }
 
@@ -404,7 +407,7 @@ inline std::size_t waitUntilSome(const char* call, T* ivars, std::size_t n, std:
   compare(call, cmp, T{}, T{});
   if (allMasked(n, status)) return 0;
   std::size_t k = 0;
-  waitFor([&] { return (k = scanSome(call, ivars, n, indices, status, cmp, values, value)) != 0; });
+  waitFor([&] { return (k = scanSome(call, ivars, n, indices, status, cmp, values, value)) != 0; }, call);
   return k;
 }
 

@@ -282,6 +282,17 @@ void transportsFini() {
   g_rt.transports.clear();
 }
 
+// ---- liveness: the watchdog of blocking waits reads the heartbeat of every heap mapped on this node, whatever the
+// transport; other PEs are watched over the network.
+Status livenessInit(std::string*) {
+  std::vector<char*> heaps(g_rt.n_pes);
+  for (int pe = 0; pe < g_rt.n_pes; ++pe) heaps[pe] = g_rt.peer_table[pe].base[kRegionHeap];
+  heaps[g_rt.my_pe] = g_rt.base[kRegionHeap];
+  liveness::start(*g_rt.bootstrap, heaps, g_rt.size[kRegionHeap], params().TIMEOUT);
+  return Status::Ok;
+}
+void livenessFini() { liveness::stop(); }  // before the heaps (which hold the heartbeats) are unmapped
+
 // ---- path selection: a decision table per peer path, from GSHMEM_PROFILE, GSHMEM_PATH, GSHMEM_TUNE.
 Status selectorInit(std::string* err) {
   bool avail[kNumProtocols] = {};
@@ -338,6 +349,7 @@ const Phase kPhases[] = {
     {waitPolicyInit, nullptr},
     {regionsInit, regionsFini},
     {transportsInit, transportsFini},
+    {livenessInit, livenessFini},
     {selectorInit, selectorFini},
     {teamsPhase, teamsFinalize},
     {infoPrint, nullptr},

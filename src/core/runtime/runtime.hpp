@@ -17,6 +17,7 @@
 #include "base/bootstrap.hpp"
 #include "base/log.hpp"
 #include "core/select/selector.hpp"
+#include "core/sync/liveness.hpp"
 #include "transports/transport.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -75,11 +76,13 @@ constexpr int kMaxRounds = 32;  ///< dissemination rounds: supports 2^32 PEs
 struct ControlArea {
   SyncCell sync[kMaxTeams][kMaxRounds];
   // followed by: split scratch, n_pes uint64_t (team split agreement);
-  //              collective scratch, kMaxTeams x n_pes uint64_t (one row per team slot, zeroed with the slot)
+  //              collective scratch, kMaxTeams x n_pes uint64_t (one row per team slot, zeroed with the slot);
+  //              then padding; the heartbeat line is the last liveness::kBeatBytes (core/sync/liveness)
 };
 /// Bytes of the control area for `n_pes` PEs (page-rounded).
 inline std::size_t controlBytes(int n_pes) {
-  return (sizeof(ControlArea) + std::size_t(n_pes) * (1 + kMaxTeams) * sizeof(uint64_t) + 4095) & ~std::size_t(4095);
+  return (sizeof(ControlArea) + std::size_t(n_pes) * (1 + kMaxTeams) * sizeof(uint64_t) + liveness::kBeatBytes + 4095) &
+         ~std::size_t(4095);
 }
 
 struct Runtime {
@@ -236,11 +239,14 @@ __attribute__((always_inline)) inline void copyBytes(void* dst, const void* src,
   std::memcpy(dst, src, n);
 }
 
-/// Poll `ready()` until true: spin, then yield the core (PEs may outnumber cores).
+/// Poll `ready()` until true: spin, then yield the core (PEs may outnumber cores). Every liveness::kPollStride
+/// polls the watchdog looks at the clock; a PE silent for GSHMEM_TIMEOUT ends the job naming `call`.
 template <typename F>
-inline void waitFor(F&& ready) {
+inline void waitFor(F&& ready, const char* call = "a blocking wait") {
   long spins = 0;
+  liveness::WaitWatch watch;
   while (!ready()) {
+    if (GSHMEM_UNLIKELY(++watch.polls % liveness::kPollStride == 0)) liveness::poll(call, &watch);
     if (g_rt.remote) g_rt.remote->progress();
     if (spins < g_rt.wait_spins) {
       ++spins;

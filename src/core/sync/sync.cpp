@@ -55,23 +55,23 @@ int chooseSyncAlgo(const gshmem_team* t) {
 
 /// Dissemination over cells 0..rounds-1 of the team's slot: in round r this PE stores the epoch into cell r of
 /// member (me + 2^r) mod n and waits for its own cell r. Cells only grow, so barriers never reset them.
-void disseminationSync(gshmem_team* t, uint64_t epoch) {
+void disseminationSync(gshmem_team* t, uint64_t epoch, const char* call) {
   const int n = t->size;
   SyncCell* cells = controlArea()->sync[t->slot];
   for (int r = 0, dist = 1; dist < n; ++r, dist <<= 1) {
     signalCell(t, r, t->worldPe((t->my_index + dist) % n), epoch);
-    waitFor([&] { return cells[r].value.load(std::memory_order_acquire) >= epoch; });
+    waitFor([&] { return cells[r].value.load(std::memory_order_acquire) >= epoch; }, call);
   }
 }
 
 }  // namespace
 
-void teamSyncImpl(gshmem_team* t) {
+void teamSyncImpl(gshmem_team* t, const char* call) {
   const int n = t->size;
   if (n <= 1) return;
   const uint64_t epoch = ++t->epoch;
   if (GSHMEM_UNLIKELY(t->sync_algo < 0)) t->sync_algo = chooseSyncAlgo(t);
-  if (t->sync_algo == kSyncDissemination) return disseminationSync(t, epoch);
+  if (t->sync_algo == kSyncDissemination) return disseminationSync(t, epoch, call);
   // Odd epochs use the mirrored tree (root = last member) and their own cells. In back-to-back barriers the PE that
   // left last (a leaf) is then the root, whose children have already arrived: the arrival of one barrier overlaps
   // the release of the previous one, so a steady stream of barriers costs about one one-way latency each.
@@ -83,11 +83,11 @@ void teamSyncImpl(gshmem_team* t) {
   auto reached = [epoch](SyncCell& c) { return c.value.load(std::memory_order_acquire) >= epoch; };
   // Gather: children first (their arrivals land in cells 0..kRadix-1 of this PE).
   const int first_child = kTreeRadix * vme + 1;
-  for (int c = 0; c < kTreeRadix && first_child + c < n; ++c) waitFor([&] { return reached(cells[c]); });
+  for (int c = 0; c < kTreeRadix && first_child + c < n; ++c) waitFor([&] { return reached(cells[c]); }, call);
   if (vme > 0) {
     const int parent = (vme - 1) / kTreeRadix;
     signalCell(t, base + (vme - 1) % kTreeRadix, t->worldPe(real(parent)), epoch);
-    waitFor([&] { return reached(cells[kReleaseCell]); });
+    waitFor([&] { return reached(cells[kReleaseCell]); }, call);
   }
   // Release: children wait in their release cell.
   for (int c = 0; c < kTreeRadix && first_child + c < n; ++c)
@@ -97,19 +97,19 @@ void teamSyncImpl(gshmem_team* t) {
 void barrierAll(const char* call) {
   ops::requireInit(call);
   ops::quiet(ctxDefault());
-  teamSyncImpl(teamWorld());
+  teamSyncImpl(teamWorld(), call);
 }
 
 void teamSync(const char* call, gshmem_team* team) {
   team = teamCheck(call, team);
   if (team->my_index < 0) fatal(call, "this PE is not a member of the team");
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  teamSyncImpl(team);
+  teamSyncImpl(team, call);
 }
 
 void setLock(const char* call, long* lock) {
   Word ticket = (lockAmo(call, AmoOp::FetchAdd, lock, kTicket) >> 32) & kServingMask;
-  waitFor([&] { return (lockAmo(call, AmoOp::Fetch, lock, 0) & kServingMask) == ticket; });
+  waitFor([&] { return (lockAmo(call, AmoOp::Fetch, lock, 0) & kServingMask) == ticket; }, call);
 }
 
 int testLock(const char* call, long* lock) {

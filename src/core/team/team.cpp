@@ -96,7 +96,7 @@ gshmem_team* teamSplitStrided(const char* call, gshmem_team* parent, int start, 
   parent = teamCheck(call, parent);
   if (parent->my_index < 0) fatal(call, "this PE is not a member of the parent team");
   if (size == 0) {  // an empty team: SHMEM_TEAM_INVALID everywhere, after the parent's members agree
-    teamSyncImpl(parent);
+    teamSyncImpl(parent, call);
     return nullptr;
   }
   if (size < 0 || start < 0 || start >= parent->size || (size > 1 && stride == 0) ||
@@ -114,10 +114,10 @@ gshmem_team* teamSplitStrided(const char* call, gshmem_team* parent, int start, 
   // The sync orders nothing across endpoints: complete the pushes first, or a member reached over UCX can pass
   // the sync and read a mask that has not landed, choose another slot, and hang in the new team's first sync.
   ops::quiet(ctxDefault());
-  teamSyncImpl(parent);
+  teamSyncImpl(parent, call);
   uint64_t all = 0;
   for (int i = 0; i < parent->size; ++i) all |= __atomic_load_n(&scratch()[i], __ATOMIC_ACQUIRE);
-  teamSyncImpl(parent);  // scratch may be reused by the next split only after everyone has read it
+  teamSyncImpl(parent, call);  // scratch may be reused by the next split only after everyone has read it
   int slot = -1;
   for (int b = 0; b < params().MAX_TEAMS; ++b)
     if (!(all & (uint64_t(1) << b))) {
@@ -151,7 +151,7 @@ void teamDestroy(const char* call, gshmem_team* team) {
   team = teamCheck(call, team);
   if (team->predefined) fatal(call, "SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED cannot be destroyed");
   // After this sync no member signals our cells for this slot again, so they can be reset for reuse.
-  teamSyncImpl(team);
+  teamSyncImpl(team, call);
   resetSlot(team->slot);
   g_slots_used &= ~(uint64_t(1) << team->slot);
   g_user_teams.erase(std::find(g_user_teams.begin(), g_user_teams.end(), team));

@@ -9,7 +9,7 @@ void teamsInit();
 /// Release every user team and reset the predefined ones.
 void teamsFinalize();
 /// Dissemination barrier over the team's members through the control area of each PE (no quiet).
-void teamSyncImpl(gshmem_team* t);
+void teamSyncImpl(gshmem_team* t, const char* call = "shmem_team_sync");  ///< `call`: for the watchdog
 /// Forget heap allocations (after the heap is unmapped at finalize).
 void heapReset();
 

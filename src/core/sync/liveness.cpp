@@ -1,0 +1,246 @@
+// Heartbeat thread and the wait-side check (see liveness.hpp for the contract).
+// Silence is counted in the watchdog thread's own running time: each tick adds the time since its previous tick,
+// at most a quarter of the timeout, to the silence of every watched PE whose heartbeat did not move. A watchdog
+// thread that is held off the CPU for long (a suspended or stopped waiter, a badly overloaded node) therefore
+// needs several ticks before it accuses a peer, which meanwhile gets the chance to beat; a stopped process accrues
+// silence at the full rate.
+#include "core/sync/liveness.hpp"
+
+#include <pthread.h>
+#include <sys/stat.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "core/runtime.hpp"
+#include "core/sync/liveness_net.hpp"
+
+namespace gshmem::liveness {
+
+namespace {
+
+enum BeatState : uint32_t { kNotStarted = 0, kRunning = 1, kFinalized = 2, kExited = 3 };
+
+/// The heartbeat line at the end of every PE's heap. One writer (the owner's watchdog thread, or its finalize).
+struct alignas(64) BeatLine {
+  std::atomic<uint64_t> count;
+  std::atomic<uint32_t> state;
+  int32_t pid;
+  uint64_t pid_ns;      ///< inode of the owner's PID namespace: pid means something here only when it matches
+  uint64_t start_time;  ///< field 22 of /proc/<pid>/stat: tells a recycled pid apart
+};
+static_assert(sizeof(BeatLine) == kBeatBytes, "the heartbeat line is one cache line");
+
+uint64_t nowNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+uint64_t pidNamespace(const char* path) {
+  struct stat st;
+  return stat(path, &st) == 0 ? uint64_t(st.st_ino) : 0;
+}
+
+/// State letter and start time of process `pid` from /proc; false when there is no such process.
+bool procStat(int pid, char* state, uint64_t* start_time) {
+  char path[64], buf[1024];
+  snprintf(path, sizeof path, "/proc/%d/stat", pid);
+  FILE* f = fopen(path, "r");
+  if (!f) return false;
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  const char* p = strrchr(buf, ')');  // the command name may hold spaces and parentheses
+  if (!p) return false;
+  *state = p[2];
+  const char* q = p + 2;
+  for (int field = 3; field < 22 && q; ++field) {  // fields are numbered from 1; the state is field 3
+    q = strchr(q, ' ');
+    if (q) ++q;
+  }
+  *start_time = q ? strtoull(q, nullptr, 10) : 0;
+  return true;
+}
+
+struct Watchdog {
+  std::vector<BeatLine*> lines;  ///< per PE, nullptr when not mapped here (or this PE)
+  NetBeats net;                  ///< the PEs of other nodes
+  BeatLine* mine = nullptr;
+  std::unique_ptr<std::atomic<uint64_t>[]> silent_ns;  ///< per PE, published by the thread
+  uint64_t timeout_ns = 0;
+  long timeout_s = 0;
+  uint64_t period_ns = 0;
+  uint64_t max_step_ns = 0;  ///< most silence one tick may add: a quarter of the timeout
+  std::mutex mu;
+  std::condition_variable cv;
+  bool stopping = false;
+  std::thread thread;
+
+  void run();
+};
+
+/// Live between start and stop; never destroyed by a static destructor (a PE may exit without finalize).
+std::atomic<Watchdog*> g_dog{nullptr};
+std::atomic<bool> g_reported{false};
+bool g_atexit_registered = false;
+
+void Watchdog::run() {
+  const int n = static_cast<int>(lines.size());
+  std::vector<uint64_t> last(n, 0), net_count(n, 0);
+  std::vector<bool> net_seen(n, false);
+  uint64_t prev = nowNs();
+  std::unique_lock<std::mutex> lk(mu);
+  while (!stopping) {
+    net.send(mine->count.fetch_add(1, std::memory_order_release) + 1);
+    net.receive(&net_count, &net_seen);
+    const uint64_t now = nowNs();
+    const uint64_t step = now - prev < max_step_ns ? now - prev : max_step_ns;
+    prev = now;
+    for (int pe = 0; pe < n; ++pe) {
+      uint64_t c;
+      if (lines[pe]) c = lines[pe]->count.load(std::memory_order_acquire);
+      else if (net_seen[pe]) c = net_count[pe];
+      else continue;  // this PE, or a remote PE not heard from yet
+      if (c != last[pe]) {
+        last[pe] = c;
+        silent_ns[pe].store(0, std::memory_order_relaxed);
+      } else {
+        silent_ns[pe].fetch_add(step, std::memory_order_relaxed);
+      }
+    }
+    cv.wait_for(lk, std::chrono::nanoseconds(period_ns), [this] { return stopping; });
+  }
+}
+
+void stopAtExit() { stop(false); }
+
+/// True when `l`'s owner is a process of this PID namespace and still the same process (not a recycled pid).
+bool sameProcess(const BeatLine* l, char* st) {
+  uint64_t start = 0;
+  return l->pid_ns != 0 && l->pid_ns == pidNamespace("/proc/self/ns/pid") && procStat(l->pid, st, &start) &&
+         start == l->start_time;
+}
+
+/// Why PE `pe` is silent, from its heartbeat line (nullptr: another node) and /proc.
+const char* reason(const BeatLine* l) {
+  if (!l) return "on another node: stopped, hung, dead or unreachable";
+  const uint32_t state = l->state.load(std::memory_order_acquire);
+  if (state == kFinalized) return "it has called shmem_finalize";
+  if (state == kExited) return "it is exiting without shmem_finalize";
+  if (l->pid_ns == 0 || l->pid_ns != pidNamespace("/proc/self/ns/pid")) return "stopped, hung or dead";
+  char st = 0;
+  if (!sameProcess(l, &st) || st == 'Z' || st == 'X') return "its process has exited";
+  if (st == 'T' || st == 't') return "its process is stopped, by SIGSTOP or a debugger";
+  return "stopped, hung or dead";
+}
+
+[[noreturn]] void reportSilent(const char* call, const std::vector<int>& silent) {
+  if (g_reported.exchange(true)) {  // one report per process; the first reporter ends the job
+    for (;;) pause();
+  }
+  const Watchdog* d = g_dog.load(std::memory_order_acquire);
+  std::string who;
+  for (size_t i = 0; i < silent.size() && i < 8; ++i) {
+    char one[160];
+    snprintf(one, sizeof one, "%sPE %d (%s)", i ? ", " : "", silent[i], reason(d->lines[silent[i]]));
+    who += one;
+  }
+  if (silent.size() > 8) who += ", ...";
+  // A stopped PE of this node is also killed, 300 ms after the report (which the launcher must see first): the
+  // launcher's abort resumes and terminates each process in turn, which a loaded node has been seen to take 20 s
+  // over, while a killed process ends the job at once.
+  std::vector<int> stopped;
+  for (int pe : silent) {
+    char st = 0;
+    const BeatLine* l = d->lines[pe];
+    if (l && sameProcess(l, &st) && (st == 'T' || st == 't')) stopped.push_back(l->pid);
+  }
+  if (!stopped.empty())
+    std::thread([stopped] {
+      usleep(300000);
+      for (int pid : stopped) kill(pid, SIGKILL);
+    }).detach();
+  fatal(call, "%s %s not made progress for %ld s; ending the job (GSHMEM_TIMEOUT=%ld; 0 turns this check off)",
+        who.c_str(), silent.size() == 1 ? "has" : "have", d->timeout_s, d->timeout_s);
+}
+
+}  // namespace
+
+void start(Bootstrap& bs, const std::vector<char*>& heaps, std::size_t heap_bytes, long timeout_s) {
+  if (g_dog.load()) return;
+  auto d = std::make_unique<Watchdog>();
+  const int n = static_cast<int>(heaps.size()), me = bs.rank();
+  std::vector<bool> remote(n, false);
+  for (int pe = 0; pe < n && timeout_s > 0; ++pe) remote[pe] = heaps[pe] == nullptr && pe != me;
+  // Collective: every PE takes part, whatever its own GSHMEM_TIMEOUT.
+  if (isError(d->net.setup(bs, remote))) fatal("shmem_init", "bootstrap allgather failed (wait watchdog)");
+  if (timeout_s <= 0) return;
+  d->lines.assign(n, nullptr);
+  d->silent_ns.reset(new std::atomic<uint64_t>[n]);
+  for (int pe = 0; pe < n; ++pe) {
+    d->silent_ns[pe].store(0);
+    if (heaps[pe] && pe != me) d->lines[pe] = reinterpret_cast<BeatLine*>(heaps[pe] + heap_bytes - kBeatBytes);
+  }
+  d->mine = reinterpret_cast<BeatLine*>(heaps[me] + heap_bytes - kBeatBytes);
+  d->mine->pid = static_cast<int32_t>(getpid());
+  d->mine->pid_ns = pidNamespace("/proc/self/ns/pid");
+  char st;
+  if (!procStat(getpid(), &st, &d->mine->start_time)) d->mine->pid_ns = 0;
+  d->mine->state.store(kRunning, std::memory_order_release);
+  d->timeout_s = timeout_s;
+  d->timeout_ns = uint64_t(timeout_s) * 1000000000ull;
+  // 20 beats per timeout, between 50 and 250 ms apart: a stopped PE is found within about a period of the timeout.
+  uint64_t period = d->timeout_ns / 20;
+  d->period_ns = period < 50000000ull ? 50000000ull : (period > 250000000ull ? 250000000ull : period);
+  d->max_step_ns = d->timeout_ns / 4 > 2 * d->period_ns ? d->timeout_ns / 4 : 2 * d->period_ns;
+  Watchdog* w = d.release();
+  w->thread = std::thread([w] {
+    pthread_setname_np(pthread_self(), "gshmem-watchdog");
+    w->run();
+  });
+  g_dog.store(w, std::memory_order_release);
+  if (!g_atexit_registered) g_atexit_registered = atexit(stopAtExit) == 0;
+}
+
+void stop(bool finalized) {
+  Watchdog* d = g_dog.exchange(nullptr);
+  if (!d) return;
+  {
+    std::lock_guard<std::mutex> lk(d->mu);
+    d->stopping = true;
+  }
+  d->cv.notify_all();
+  if (d->thread.joinable() && d->thread.get_id() != std::this_thread::get_id()) d->thread.join();
+  d->mine->state.store(finalized ? kFinalized : kExited, std::memory_order_release);
+  if (finalized) delete d;  // at exit another thread may still be inside poll(): leave it be
+}
+
+void poll(const char* call, WaitWatch* w) {
+  Watchdog* d = g_dog.load(std::memory_order_acquire);
+  if (!d) return;
+  const uint64_t now = nowNs();
+  if (w->start_ns == 0) {
+    w->start_ns = now;
+    w->next_ns = now + d->timeout_ns / 2;  // no scan in the first half of the timeout
+    return;
+  }
+  if (now < w->next_ns) return;
+  w->next_ns = now + 100000000ull;  // then every 100 ms at most
+  std::vector<int> silent;
+  for (int pe = 0; pe < static_cast<int>(d->lines.size()); ++pe)
+    if (d->silent_ns[pe].load(std::memory_order_relaxed) >= d->timeout_ns) silent.push_back(pe);
+  if (!silent.empty()) reportSilent(call, silent);
+}
+
+}  // namespace gshmem::liveness

@@ -1,0 +1,43 @@
+// Peer liveness: the watchdog behind every blocking wait. Each PE runs one small watchdog thread (started at init,
+// joined at finalize or at exit) that advances a 64-bit heartbeat in the last cache line of its own heap's control
+// area, and samples the heartbeats of the PEs of this node (their heaps are mapped here). A blocking wait (waitFor)
+// calls poll() every kPollStride polls; once the wait has lasted half of GSHMEM_TIMEOUT it asks whether some PE's
+// heartbeat has stood still for GSHMEM_TIMEOUT seconds of the watchdog thread's own running time, and if so ends the
+// job with one line naming the waiting PE, the public call and the silent PE(s). PEs of other nodes send their
+// heartbeats over UDP (liveness_net.hpp). The detector watches liveness, not the awaited value: a PE that computes for
+// an hour keeps beating (its watchdog thread runs) and is never reported; a stopped (SIGSTOP, debugger), exited or
+// killed process stops beating, and so does an unreachable node. GSHMEM_TIMEOUT=0 disables it.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "base/bootstrap.hpp"
+
+namespace gshmem::liveness {
+
+/// Bytes at the end of every heap's control area that hold the heartbeat line (one cache line).
+constexpr std::size_t kBeatBytes = 64;
+/// waitFor calls poll() once every kPollStride polls (a power of two): no clock read on the other polls.
+constexpr unsigned kPollStride = 64;
+
+/// Per-wait state, on the waiter's stack. Zero-initialized: the first poll() stamps the start.
+struct WaitWatch {
+  unsigned polls = 0;
+  uint64_t start_ns = 0;
+  uint64_t next_ns = 0;  ///< earliest time of the next peer scan
+};
+
+/// Collective over `bs`. Start the heartbeat and the watchdog thread. `heaps[pe]` is PE pe's heap as mapped here
+/// (nullptr when not mapped: then PE pe is watched over the network, liveness_net.hpp; heaps[me] is this PE's),
+/// each `heap_bytes` long; `timeout_s` <= 0 starts nothing. Call once per init, after every same-node heap is
+/// mapped and before the first waitFor.
+void start(Bootstrap& bs, const std::vector<char*>& heaps, std::size_t heap_bytes, long timeout_s);
+/// Stop and join the watchdog thread (idempotent); tells the peers that still look whether this PE finalized or
+/// is exiting without finalize. Called by finalize before the heaps are unmapped, and (finalized = false) at exit.
+void stop(bool finalized = true);
+
+/// Slow path of a blocking wait: fatal, naming `call`, when a watched PE has been silent for the timeout.
+void poll(const char* call, WaitWatch* w) __attribute__((noinline));
+
+}  // namespace gshmem::liveness

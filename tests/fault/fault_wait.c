@@ -1,0 +1,62 @@
+/* One fault per run, for tests/fault/run_fault.sh.
+ *   fault_wait <case> <victim> <seconds>
+ * case: where the other PEs wait while PE <victim> misbehaves
+ *   barrier     the victim stops itself (SIGSTOP) while the others are in shmem_barrier_all
+ *   wait_until  the victim stops while the others are in shmem_long_wait_until on a flag only it would set
+ *   test        the victim stops while the others loop on shmem_long_test for a flag only it would set
+ *   broadcast   the victim stops while the others are in shmem_long_broadcast (root 0)
+ *   kill        the victim kills itself (SIGKILL) while the others are in shmem_barrier_all
+ *   exit        the victim calls exit(0) without shmem_finalize while the others are in shmem_barrier_all
+ *   link        the victim announces the fault (the harness then takes its host's link down), waits 2 s and
+ *               joins the barrier
+ *   slow        the victim sleeps <seconds> (twice the timeout) before the barrier: nobody may be ended
+ * The faulty cases must end with a message naming the victim; "returned" lines mean the wait did not hold. */
+#include <shmem.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static long flag;
+static long src[4], dst[4];
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    fprintf(stderr, "usage: fault_wait barrier|wait_until|test|broadcast|kill|exit|link|slow <victim> <seconds>\n");
+    return 2;
+  }
+  const char* mode = argv[1];
+  int victim = atoi(argv[2]);
+  int seconds = atoi(argv[3]);
+  shmem_init();
+  int me = shmem_my_pe();
+  shmem_barrier_all();
+  if (me == victim) {
+    printf("fault_wait: PE %d: %s now\n", me, mode);
+    fflush(stdout);
+    if (strcmp(mode, "kill") == 0) raise(SIGKILL);
+    if (strcmp(mode, "exit") == 0) exit(0);
+    if (strcmp(mode, "slow") == 0) sleep((unsigned)seconds);
+    else if (strcmp(mode, "link") == 0) sleep(2);
+    else raise(SIGSTOP);
+  }
+  if (strcmp(mode, "wait_until") == 0) {
+    if (me != victim) shmem_long_wait_until(&flag, SHMEM_CMP_NE, 0);
+  } else if (strcmp(mode, "test") == 0) {
+    if (me != victim)
+      while (!shmem_long_test(&flag, SHMEM_CMP_NE, 0)) {
+      }
+  } else if (strcmp(mode, "broadcast") == 0) {
+    shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, 4, 0);
+  } else {
+    shmem_barrier_all();
+  }
+  /* A stopped victim may be resumed by the launcher's abort: only a waiter's return counts. */
+  if (me != victim || strcmp(mode, "slow") == 0 || strcmp(mode, "link") == 0) {
+    printf("fault_wait: PE %d: %s returned\n", me, mode);
+    fflush(stdout);
+  }
+  shmem_finalize();
+  return 0;
+}
