@@ -31,7 +31,7 @@ namespace gshmem::device {
 
 namespace {
 
-constexpr uint32_t kRingSlots = 4096;                 ///< 16-byte words; a request is two
+constexpr uint32_t kRingSlots = 4096;  ///< 16-byte words; a request is two
 
 struct State {
   int dev = -1;
@@ -67,8 +67,8 @@ State g;
 void check(const char* call, const char* what, int pe, Status st) {
   if (isError(st))
     fatal(call, "%s of device memory on PE %d through %s failed: %s", what, pe, protocols::deviceRoute(pe),
-          st == Status::Unsupported ? "no transport reaches its device heap (another node: staged over UCX is not "
-                                      "available in this build)" : statusString(st));
+          st == Status::Unsupported ? "no transport reaches its device heap (it is on another node and this build has "
+                                      "no UCX)" : statusString(st));
 }
 
 /// Retire one GPU request (two words at `tail`) through the dispatch site.
@@ -182,10 +182,6 @@ void proxyStart(const char* call) {
   g.proxy = std::thread(proxyMain);
   g.proxy_on = true;
 }
-
-}  // namespace
-
-namespace {
 
 /// Every PE has a GPU and asks for a device heap (collective); false: no device heap anywhere.
 bool everyPeWantsHeap(const char* call, int ndev) {

@@ -11,6 +11,7 @@
 #include "core/protocols/device_path.hpp"
 #include "core/protocols/kernels.hpp"
 #include "core/protocols/staged_pipeline.hpp"
+#include "core/protocols/staged_ucx.hpp"
 #include "core/runtime.hpp"
 #include "transports/cuda_ipc/cuda_ipc.hpp"
 #include "transports/shm/shm_channel.hpp"
@@ -71,7 +72,7 @@ Status channelConfig(const Params& p, ShmChannelConfig* cfg, std::string* err) {
     *err = "GSHMEM_STAGED_CHUNK=" + formatSize(p.STAGED_CHUNK) + " is not between 256K and 256M";
     return Status::InvalidArgument;
   }
-  cfg->enable = true;
+  cfg->enable = p.TRANSPORTS != "ucx";  // forced UCX: no shm channel, device memory of unmapped peers over UCX
   return Status::Ok;
 }
 
@@ -96,6 +97,19 @@ Status deviceInit(const DeviceHeapDesc& heap, std::string* err) {
   GSHMEM_CHECK(g.channel.connect(bs, ccfg));
   GSHMEM_CHECK(stagedInit(bs, StagedConfig{heap.device, heap.base, &g.channel}));
   const int n = bs.size();
+  StagedUcxConfig ucfg;
+  ucfg.device = heap.device;
+  ucfg.heap = heap.base;
+  ucfg.depth = ccfg.depth;
+  ucfg.slot_bytes = ccfg.slot_bytes < (std::size_t(1) << 20) ? ccfg.slot_bytes : std::size_t(1) << 20;
+  ucfg.need.assign(n, false);
+  for (int pe = 0; pe < n; ++pe) ucfg.need[pe] = pe != g.me && !g.ipc->peerBase(pe) && !g.channel.reaches(pe);
+  if (Status st = stagedUcxInit(bs, ucfg); isError(st)) {
+    *err = st == Status::Unsupported ? "device memory of PEs no device transport reaches needs UCX, and this build "
+                                       "has no UCX"
+                                     : "cannot set up the staged protocol over UCX; run with GSHMEM_LOG_LEVEL=INFO";
+    return st;
+  }
   std::vector<std::string> bus(n);
   std::vector<bool> mapped(n);
   g.why.assign(n, std::string());
@@ -115,7 +129,8 @@ void deviceFinalize() {
   if (!g.ready) return;
   Bootstrap& bs = *g_rt.bootstrap;
   devicePathFinalize();
-  stagedFinalize(bs);  // collective: no request in flight after it
+  stagedUcxFinalize(bs);  // collective
+  stagedFinalize(bs);     // collective: no request in flight after it
   g.channel.disconnect();
   g.ipc->disconnect();
   (void)bs.barrier();  // every PE closed its mappings before any heap is freed
@@ -131,6 +146,7 @@ const char* deviceRoute(int pe) {
   if (pe == g.me) return "self";
   if (g.ipc->peerBase(pe)) return "p2p/cuda_ipc";
   if (stagedReaches(pe)) return "staged/shm";
+  if (stagedUcxReaches(pe)) return "staged/ucx";
   return "none";
 }
 
@@ -146,13 +162,13 @@ Status deviceRma(int pe, std::size_t off, void* local, std::size_t n, Direction 
     if (chosen == ProtocolId::Staged || (peer && (chosen == ProtocolId::P2pCe || chosen == ProtocolId::P2pSm)))
       proto = chosen;
   }
-  if (proto == ProtocolId::Staged && !stagedReaches(pe)) proto = peer ? ProtocolId::P2pCe : ProtocolId::None;
-  switch (proto) {
-    case ProtocolId::P2pCe:
-    case ProtocolId::P2pSm: return direct(proto, peer + off, local, n, d, stream, blocking);
-    case ProtocolId::Staged: return stagedTransfer(pe, off, local, n, d, stream);
-    default: return Status::Unsupported;
+  if (proto == ProtocolId::Staged) {
+    if (stagedReaches(pe)) return stagedTransfer(pe, off, local, n, d, stream);
+    if (stagedUcxReaches(pe)) return stagedUcxTransfer(pe, off, local, n, d, stream);
+    if (!peer) return Status::Unsupported;
+    proto = ProtocolId::P2pCe;
   }
+  return direct(proto, peer + off, local, n, d, stream, blocking);
 }
 
 Status deviceAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value, uint64_t cond, CUstream_st* stream,
@@ -166,7 +182,8 @@ Status deviceAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t valu
     *result = *reinterpret_cast<volatile uint64_t*>(pinned);
     return Status::Ok;
   }
-  return stagedAmo(pe, off, op, size, value, cond, result);
+  if (stagedReaches(pe)) return stagedAmo(pe, off, op, size, value, cond, result);
+  return stagedUcxAmo(pe, off, op, size, value, cond, result);
 }
 
 }  // namespace gshmem::protocols

@@ -3,8 +3,10 @@
 // device proxy executes) -- asks the selector here and runs the chosen protocol:
 //   direct  p2p_ce (copy engine) or p2p_sm (SM copy kernel) through the cuda_ipc transport's peer mapping;
 //           atomics as a one-thread kernel on the peer pointer
-//   staged  pinned host bounce buffers over the transport that reaches the peer (staged_pipeline.hpp)
-// A peer neither reaches (another node: staged over UCX is not built) is an error (Status::Unsupported).
+//   staged  pinned host bounce buffers over the transport that reaches the peer: the shm request channel on the
+//           node (staged_pipeline.hpp), UCX otherwise (staged_ucx.hpp); atomics are served by the peer's server
+// GSHMEM_TRANSPORTS=ucx GSHMEM_P2P=0 makes every peer remote for device memory: no cuda_ipc mapping, no shm
+// channel, everything staged over UCX (the GSHMEM_INFO path report says staged/ucx).
 //
 // Layering: core/device (heap, handle, kernels, the public device entry points, the proxy ring) uses
 // core/protocols; core/protocols never includes core/device. The device heap is described to init() by value.
