@@ -182,6 +182,9 @@ TEST_F(Gpu, HostInitiatedOnDeviceHeapAcrossSizes) {
   for (size_t n : sizes) {
     for (size_t i = 0; i < n; ++i) v[i] = char(i * 13 + n + me_);
     CK(cudaMemcpy(src, v.data(), n, cudaMemcpyHostToDevice));
+    // A cudaMemcpy from pageable memory may return before its DMA lands, and host calls on device memory run on
+    // a non-blocking stream (never ordered after the legacy stream, where a user kernel may wait for them).
+    CK(cudaDeviceSynchronize());
     shmem_barrier_all();
     if (n % 2) shmem_putmem(dst, src, n, right());       // device -> peer device
     else shmem_putmem(dst, v.data(), n, right());        // host -> peer device
