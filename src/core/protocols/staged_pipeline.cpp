@@ -12,22 +12,14 @@
 
 #include "base/log.hpp"
 #include "core/protocols/kernels.hpp"
-#include "core/runtime.hpp"
+#include "core/protocols/staged_common.hpp"
 
 namespace gshmem::protocols {
 
 namespace {
 
-constexpr int kMaxDepth = 16;
-constexpr std::size_t kMinChunk = std::size_t(256) << 10;
-enum : uint32_t { kOpPut = 1, kOpGet = 2, kOpAmo = 3 };
-
-/// One side of a channel in this process: its stream and per-slot events.
-struct Side {
-  cudaStream_t stream = nullptr;
-  cudaEvent_t ev[kMaxDepth] = {};
-  cudaEvent_t user = nullptr;  ///< orders the side after the caller's stream
-};
+using namespace staged;
+constexpr const char* kWho = "staged/shm";
 
 struct State {
   bool ready = false;
@@ -45,43 +37,11 @@ struct State {
 };
 State g;
 
-Status cudaFailed(const char* what, cudaError_t e) {
-  GSHMEM_LOG_ERROR(TRANSPORT, "staged: %s failed: %s", what, cudaGetErrorString(e));
-  return Status::SystemError;
-}
-#define STAGE_TRY(expr)                                   \
-  do {                                                    \
-    cudaError_t e_ = (expr);                              \
-    if (e_ != cudaSuccess) return cudaFailed(#expr, e_);  \
+#define STAGE_TRY(expr)                                          \
+  do {                                                           \
+    cudaError_t e_ = (expr);                                     \
+    if (e_ != cudaSuccess) return cudaFailed(kWho, #expr, e_);  \
   } while (0)
-
-Status sideCreate(Side* s) {
-  STAGE_TRY(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
-  for (int i = 0; i < g.depth; ++i) STAGE_TRY(cudaEventCreateWithFlags(&s->ev[i], cudaEventDisableTiming));
-  STAGE_TRY(cudaEventCreateWithFlags(&s->user, cudaEventDisableTiming));
-  return Status::Ok;
-}
-void sideDestroy(Side* s) {
-  if (!s->stream) return;
-  cudaStreamSynchronize(s->stream);
-  for (int i = 0; i < g.depth; ++i) cudaEventDestroy(s->ev[i]);
-  cudaEventDestroy(s->user);
-  cudaStreamDestroy(s->stream);
-  *s = Side{};
-}
-
-/// Completed? An error other than "not ready" is returned as SystemError.
-Status done(cudaEvent_t e, bool* yes) {
-  cudaError_t r = cudaEventQuery(e);
-  *yes = r == cudaSuccess;
-  if (r != cudaSuccess && r != cudaErrorNotReady) return cudaFailed("copy", r);
-  return Status::Ok;
-}
-
-void relax(long* idle) {
-  if (++*idle > 4096) std::this_thread::yield();
-  else GSHMEM_CPU_RELAX();
-}
 
 /// Producer on channel sender -> target: chunks first..first+k-1 of [src, src+n) into the slots.
 Status produce(Side& s, int target, int sender, const char* src, std::size_t n, uint64_t first, std::size_t chunk) {
@@ -102,7 +62,7 @@ Status produce(Side& s, int target, int sender, const char* src, std::size_t n, 
       did = true;
     }
     while (published < issued) {
-      GSHMEM_CHECK(done(s.ev[(first + published) % g.depth], &yes));
+      GSHMEM_CHECK(eventDone(kWho, s.ev[(first + published) % g.depth], &yes));
       if (!yes) break;
       produced.store(first + ++published, std::memory_order_release);
       did = true;
@@ -133,7 +93,7 @@ Status consume(Side& s, int target, int sender, char* dst, std::size_t n, uint64
       did = true;
     }
     while (retired < issued) {
-      GSHMEM_CHECK(done(s.ev[(first + retired) % g.depth], &yes));
+      GSHMEM_CHECK(eventDone(kWho, s.ev[(first + retired) % g.depth], &yes));
       if (!yes) break;
       consumed.store(first + ++retired, std::memory_order_release);
       did = true;
@@ -188,13 +148,6 @@ std::size_t chunkFor(std::size_t n) {
   return c > g.ch->slotBytes() ? g.ch->slotBytes() : c;
 }
 
-Status orderAfter(Side& s, CUstream_st* user) {
-  if (!user) return Status::Ok;
-  STAGE_TRY(cudaEventRecord(s.user, user));
-  STAGE_TRY(cudaStreamWaitEvent(s.stream, s.user, 0));
-  return Status::Ok;
-}
-
 Status pin(char* base, std::size_t bytes) {
   STAGE_TRY(cudaHostRegister(base, bytes, cudaHostRegisterPortable));
   g.reg.emplace_back(base, bytes);
@@ -225,8 +178,8 @@ Status stagedInit(Bootstrap& bs, const StagedConfig& cfg) {
   g.in.assign(g.n, Side{});
   for (int pe = 0; pe < g.n; ++pe)
     if (g.ch->reaches(pe)) {
-      GSHMEM_CHECK(sideCreate(&g.out[pe]));
-      GSHMEM_CHECK(sideCreate(&g.in[pe]));
+      GSHMEM_CHECK(sideCreate(kWho, &g.out[pe], g.depth));
+      GSHMEM_CHECK(sideCreate(kWho, &g.in[pe], g.depth));
     }
   g.next.assign(g.n, 0);
   STAGE_TRY(cudaHostAlloc(&g.amo_result, 64, cudaHostAllocPortable));
@@ -244,8 +197,8 @@ void stagedFinalize(Bootstrap& bs) {
   (void)bs.barrier();  // no PE still has a request in flight
   g.stop.store(true);
   g.server.join();
-  for (Side& s : g.out) sideDestroy(&s);
-  for (Side& s : g.in) sideDestroy(&s);
+  for (Side& s : g.out) sideDestroy(&s, g.depth);
+  for (Side& s : g.in) sideDestroy(&s, g.depth);
   for (auto& r : g.reg) cudaHostUnregister(r.first);
   g.reg.clear();
   cudaFreeHost(g.amo_result);
@@ -258,7 +211,7 @@ Status stagedTransfer(int pe, std::size_t off, void* local, std::size_t n, Direc
   if (!n) return Status::Ok;
   std::lock_guard<std::mutex> lk(*g.lock[pe]);
   Side& s = g.out[pe];
-  GSHMEM_CHECK(orderAfter(s, user_stream));
+  GSHMEM_CHECK(orderAfter(kWho, s, user_stream));
   const std::size_t chunk = chunkFor(n);
   ChannelRequest r;
   r.op = d == Direction::Put ? kOpPut : kOpGet;

@@ -14,16 +14,16 @@
 
 #include "base/log.hpp"
 #include "core/protocols/kernels.hpp"
-#include "core/runtime.hpp"
+#include "core/protocols/staged_common.hpp"
 #include "transports/shm/shm_channel.hpp"
 
 namespace gshmem::protocols {
 
 namespace {
 
-constexpr int kMaxDepth = 16;
+using namespace staged;
+constexpr const char* kWho = "staged/ucx";
 constexpr std::size_t kBoxBytes = 4096;
-enum : uint32_t { kOpPut = 1, kOpGet = 2, kOpAmo = 3 };
 enum Ring : int { kPutIn = 0, kGetIn = 1, kPutOut = 2, kGetOut = 3 };
 
 struct alignas(64) Word {
@@ -42,12 +42,6 @@ struct Box {
   Word reply;          ///< sequence of x's request that y answered
 };
 static_assert(sizeof(Box) <= kBoxBytes, "box");
-
-struct Side {
-  cudaStream_t stream = nullptr;
-  cudaEvent_t ev[kMaxDepth] = {};
-  cudaEvent_t user = nullptr;
-};
 
 struct State {
   bool ready = false;
@@ -69,14 +63,10 @@ struct State {
 };
 State g;
 
-Status cudaFailed(const char* what, cudaError_t e) {
-  GSHMEM_LOG_ERROR(TRANSPORT, "staged/ucx: %s failed: %s", what, cudaGetErrorString(e));
-  return Status::SystemError;
-}
-#define UCXS_TRY(expr)                                    \
-  do {                                                    \
-    cudaError_t e_ = (expr);                              \
-    if (e_ != cudaSuccess) return cudaFailed(#expr, e_);  \
+#define UCXS_TRY(expr)                                           \
+  do {                                                           \
+    cudaError_t e_ = (expr);                                     \
+    if (e_ != cudaSuccess) return cudaFailed(kWho, #expr, e_);  \
   } while (0)
 
 Box* box(int y) { return reinterpret_cast<Box*>(g.seg + g.block * y); }
@@ -104,14 +94,7 @@ void progress(long* idle) {
     std::lock_guard<std::mutex> lk(g.ucx_lock);
     g.ucx->progress();
   }
-  if (++*idle > 4096) std::this_thread::yield();
-  else GSHMEM_CPU_RELAX();
-}
-Status done(cudaEvent_t e, bool* yes) {
-  cudaError_t r = cudaEventQuery(e);
-  *yes = r == cudaSuccess;
-  if (r != cudaSuccess && r != cudaErrorNotReady) return cudaFailed("copy", r);
-  return Status::Ok;
+  relax(idle);
 }
 
 /// A producer's half of one pipeline: device/host memory -> local bounce ring -> peer's ring.
@@ -138,7 +121,7 @@ Status produce(const Source& s, const char* src, std::size_t n, uint64_t first, 
       did = true;
     }
     if (sent < issued && first + sent < s.consumed->load(std::memory_order_acquire) + g.depth) {
-      GSHMEM_CHECK(done(s.side->ev[(first + sent) % g.depth], &yes));
+      GSHMEM_CHECK(eventDone(kWho, s.side->ev[(first + sent) % g.depth], &yes));
       if (yes) {
         std::size_t o = sent * chunk, len = n - o < chunk ? n - o : chunk;
         GSHMEM_CHECK(putBytes(slotThere(s.peer, s.there, first + sent), slotHere(s.peer, s.bounce, first + sent), len));
@@ -177,7 +160,7 @@ Status consume(const Drain& d, char* dst, std::size_t n, uint64_t first, std::si
       did = true;
     }
     while (retired < issued) {
-      GSHMEM_CHECK(done(d.side->ev[(first + retired) % g.depth], &yes));
+      GSHMEM_CHECK(eventDone(kWho, d.side->ev[(first + retired) % g.depth], &yes));
       if (!yes) break;
       GSHMEM_CHECK(publish(d.peer, d.consumed_off, first + ++retired));
       did = true;
@@ -243,21 +226,6 @@ void serverMain() {
   }
 }
 
-Status sideCreate(Side* s) {
-  UCXS_TRY(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
-  for (int i = 0; i < g.depth; ++i) UCXS_TRY(cudaEventCreateWithFlags(&s->ev[i], cudaEventDisableTiming));
-  UCXS_TRY(cudaEventCreateWithFlags(&s->user, cudaEventDisableTiming));
-  return Status::Ok;
-}
-void sideDestroy(Side* s) {
-  if (!s->stream) return;
-  cudaStreamSynchronize(s->stream);
-  for (int i = 0; i < g.depth; ++i) cudaEventDestroy(s->ev[i]);
-  cudaEventDestroy(s->user);
-  cudaStreamDestroy(s->stream);
-  *s = Side{};
-}
-
 /// Post request `r` to `pe` and return its sequence.
 Status post(int pe, const ChannelRequest& r, uint64_t* seq) {
   GSHMEM_CHECK(putBytes(boxThere(pe, offsetof(Box, r)), &r, sizeof r));
@@ -289,8 +257,8 @@ Status setup(Bootstrap& bs) {
   g.in.assign(g.n, Side{});
   for (int pe = 0; pe < g.n; ++pe)
     if (pe != g.me) {
-      GSHMEM_CHECK(sideCreate(&g.out[pe]));
-      GSHMEM_CHECK(sideCreate(&g.in[pe]));
+      GSHMEM_CHECK(sideCreate(kWho, &g.out[pe], g.depth));
+      GSHMEM_CHECK(sideCreate(kWho, &g.in[pe], g.depth));
     }
   g.next_put.assign(g.n, 0);
   g.next_get.assign(g.n, 0);
@@ -339,8 +307,8 @@ void stagedUcxFinalize(Bootstrap& bs) {
     g.stop.store(true);
     g.server.join();
   }
-  for (Side& s : g.out) sideDestroy(&s);
-  for (Side& s : g.in) sideDestroy(&s);
+  for (Side& s : g.out) sideDestroy(&s, g.depth);
+  for (Side& s : g.in) sideDestroy(&s, g.depth);
   if (g.ucx) g.ucx->disconnect();  // collective
   g.ucx.reset();
   if (g.registered) cudaHostUnregister(g.seg);
@@ -357,10 +325,7 @@ Status stagedUcxTransfer(int pe, std::size_t off, void* local, std::size_t n, Di
   if (!n) return Status::Ok;
   std::lock_guard<std::mutex> lk(*g.lock[pe]);
   Side* side = &g.out[pe];
-  if (user_stream) {
-    UCXS_TRY(cudaEventRecord(side->user, user_stream));
-    UCXS_TRY(cudaStreamWaitEvent(side->stream, side->user, 0));
-  }
+  GSHMEM_CHECK(orderAfter(kWho, *side, user_stream));
   const bool put = d == Direction::Put;
   const std::size_t chunk = g.slot;
   ChannelRequest r;
