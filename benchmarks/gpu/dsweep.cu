@@ -1,4 +1,4 @@
-// PROTO (issue 6): sweep of device-initiated puts, PE 0 -> PE 1's device heap, 8 B..256 MiB, by one group at
+// Sweep of device-initiated puts, PE 0 -> PE 1's device heap, 8 B..256 MiB, by one group at
 // thread, warp (32 threads) and block (512 threads) scope: `iters` x gshmem::dev::putmem_nbi<S> + quiet in one
 // kernel, timed with events, the median of 5 timings per point. Routes, interleaved rep by rep in one process:
 //   store  SM stores into the peer's IPC-mapped heap (the handle's ce_min = never)

@@ -1,11 +1,11 @@
-// DEVICE (issue 5) GPU benchmarks, 2 PEs (one GPU each), PE 0 -> PE 1; the same measurements as
+// GPU benchmarks, 2 PEs (one GPU each), PE 0 -> PE 1; the same measurements as
 // benchmarks/gpu/peers/nvshmem_bench.cu so the two print comparable lines ("RESULT <name> <value> <unit>").
 //   1. device put_signal ping-pong, 1 thread, one-way latency (8 B .. 64 KiB)
 //   2. device block-scope put (gshmemx_putmem_nbi_block) from 132 blocks x 512 threads + quiet_on_stream, GB/s
 //   3. host gshmemx_putmem_on_stream: per-op time at 8 B, GB/s at 256 MiB
 //   4. device 64-bit fetch_add round trip to the peer, 1 thread
 //   5. --variants: block-put tuning variants (raw block-copy kernels, decompositions), "VARIANT" lines
-//      (copy-engine splits and atomic forms were measured 2026-11-22 and dropped: docs/PERFORMANCE.md)
+//      (copy-engine splits and atomic forms were measured and dropped: docs/PERFORMANCE.md)
 // Usage: mpirun -np 2 gshmem_gpu_bench [--quick|--lat] [--variants]
 //   --quick: fewer iterations (proxy path); --lat: only the latency measurements (1 and 4)
 #include <gshmem/device.cuh>
@@ -36,8 +36,8 @@ __global__ void pingpong(char* buf, uint64_t* sig, size_t sz, int iters, int pe,
 }
 
 // All SMs interleaved: block b puts pieces b, b + grid, b + 2 grid, ... of 64 KiB (one block step of 512 threads x
-// 8 x 16 B), so the blocks stream through one window of the buffer together (measured 2026-11-22: 369 GB/s for
-// this order with raw stores vs 347 GB/s for one contiguous chunk per block, see --variants).
+// 8 x 16 B), so the blocks stream through one window of the buffer together (this order beat one
+// contiguous chunk per block with raw stores: see --variants and docs/PERFORMANCE.md).
 __global__ void __launch_bounds__(512) bwInterleaved(char* dst, const char* src, size_t sz, int peer) {
   const size_t piece = size_t(64) << 10;
   for (size_t off = blockIdx.x * piece; off < sz; off += gridDim.x * piece)

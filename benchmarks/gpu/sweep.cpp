@@ -1,4 +1,4 @@
-// PROTO (issue 6): sweep of host-initiated device-to-device puts on a stream, PE 0 -> PE 1, 8 B..256 MiB:
+// Sweep of host-initiated device-to-device puts on a stream, PE 0 -> PE 1, 8 B..256 MiB:
 // gshmemx_putmem_on_stream + cudaStreamSynchronize per transfer (the put is complete when the stream is), the
 // median of 5 timings per size. MODE all: each protocol forced and the automatic choice, interleaved in one
 // process; any other MODE: one series whose protocol GSHMEM_PATH / GSHMEM_PROFILE / GSHMEM_P2P decide. Every size is verified: PE 1 checks its destination against the

@@ -44,20 +44,43 @@ enum TransportCaps : unsigned {
   kCapLoadStore = 1u << 0,  ///< the peer's regions are mapped here: put/get are memcpy, AMOs CPU atomics
   kCapRma = 1u << 1,        ///< putNbi/getNbi through the transport
   kCapAmo = 1u << 2,        ///< remote atomics through the transport
+  kCapCopyEngine = 1u << 3, ///< copies on the caller's stream through the mapping (device memory: a DMA engine)
+  kCapRequest = 1u << 4,    ///< a request channel to the peer's server thread (it acts on its own memory)
 };
 
-/// A region of this PE's memory that peers address by offset (the heap, the data segment).
+/// Where a region lives. Host memory is addressable by the CPU; device memory by a GPU only (a mapped peer
+/// pointer of a Device region is a device address: kernels and copy engines use it, memcpy does not).
+enum class MemKind : int { Host = 0, Device = 1 };
+inline constexpr int kNumMemKinds = 2;
+inline const char* memKindName(MemKind k) { return k == MemKind::Host ? "host" : "device"; }
+
+/// A region of this PE's memory that peers address by offset (the heap, the data segment, the device heap).
 struct LocalRegion {
   char* base = nullptr;
   std::size_t size = 0;
   int fd = -1;  ///< memfd backing the region, or -1 when not shareable
+  MemKind kind = MemKind::Host;
 };
 
 /// How one peer is reached, decided once at init.
 struct PeerReach {
-  unsigned caps = 0;
+  unsigned caps = 0;          ///< for the regions of the kind the transport serves (host, unless it says so)
   std::vector<char*> mapped;  ///< per region: base of the peer's region as mapped here (nullptr when not mapped)
   std::string why;            ///< one line for GSHMEM_INFO: why this transport was chosen
+  /// Caps per memory kind of the peer's regions, so the core can ask "who reaches PE p's device heap, how".
+  /// A transport that fills only `caps` serves host memory: capsFor() reads it for MemKind::Host then.
+  unsigned kind_caps[kNumMemKinds] = {0, 0};
+  bool kind_caps_set = false;
+  unsigned capsFor(MemKind k) const {
+    if (kind_caps_set) return kind_caps[static_cast<int>(k)];
+    return k == MemKind::Host ? caps : 0;
+  }
+  void setCaps(MemKind k, unsigned c) {
+    if (!kind_caps_set) kind_caps[static_cast<int>(MemKind::Host)] = caps;
+    kind_caps_set = true;
+    kind_caps[static_cast<int>(k)] = c;
+    if (k == MemKind::Host) caps = c;
+  }
 };
 
 /// Typed configuration handed to a transport at creation; the core fills it from its parameters.
@@ -80,6 +103,8 @@ class Transport {
  public:
   virtual ~Transport() = default;
   virtual const char* name() const = 0;
+  /// Memory kinds whose regions this transport can connect (bit (1 << MemKind)). Host memory by default.
+  virtual unsigned memKinds() const { return 1u << static_cast<int>(MemKind::Host); }
 
   /// Setup (collective over all PEs): make `regions` reachable and return, per PE, how it is reached
   /// by this transport (caps == 0 means unreachable by this transport).

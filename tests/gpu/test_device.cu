@@ -1,6 +1,7 @@
-// DEVICE (issue 5) multi-PE GPU tests: device heap, host RMA/AMO on device memory, device-initiated RMA, atomics,
+// Multi-PE GPU tests: device heap, host RMA/AMO/signals on device memory, device-initiated RMA, atomics,
 // put-with-signal, barriers, stream-ordered calls and the NVSHMEM compatibility names. Each test skips when the
-// PE has no device heap (no GPU). Run with GSHMEM_P2P=1 (CUDA IPC) and GSHMEM_P2P=0 (CPU proxy path).
+// PE has no device heap (no GPU). ctest runs them at 1 and 2 PEs with GSHMEM_P2P=1 (direct protocols through
+// cuda_ipc) and GSHMEM_P2P=0 (the staged protocol over the shm request channel; device requests through the proxy).
 #define OMPI_SKIP_MPICXX 1
 #include <mpi.h>
 
@@ -167,6 +168,66 @@ TEST_F(Gpu, HeapIsSymmetricAndHostRmaWorks) {
   EXPECT_NE(shmem_ptr(buf, me_), nullptr);
   shmem_free(buf2);
   shmem_free(buf);
+}
+
+// Host-initiated transfers that cross chunk boundaries of the staged protocol (odd sizes, several chunks, from
+// device and from host memory), atomics of both widths and the signal calls, all on the device heap of every PE.
+TEST_F(Gpu, HostInitiatedOnDeviceHeapAcrossSizes) {
+  const size_t sizes[] = {1, 8, 4095, (size_t(1) << 18) + 3, (size_t(5) << 20) + 77};
+  const size_t maxn = sizes[4];
+  char* dst = static_cast<char*>(gshmemx_calloc_device(1, maxn + 4096));
+  char* src = static_cast<char*>(gshmemx_malloc_device(maxn));
+  uint64_t* words = static_cast<uint64_t*>(gshmemx_calloc_device(8, 8));
+  std::vector<char> v(maxn), back(maxn);
+  for (size_t n : sizes) {
+    for (size_t i = 0; i < n; ++i) v[i] = char(i * 13 + n + me_);
+    CK(cudaMemcpy(src, v.data(), n, cudaMemcpyHostToDevice));
+    // A cudaMemcpy from pageable memory may return before its DMA lands, and host calls on device memory run on
+    // a non-blocking stream (never ordered after the legacy stream, where a user kernel may wait for them).
+    CK(cudaDeviceSynchronize());
+    shmem_barrier_all();
+    if (n % 2) shmem_putmem(dst, src, n, right());       // device -> peer device
+    else shmem_putmem(dst, v.data(), n, right());        // host -> peer device
+    shmem_barrier_all();
+    CK(cudaMemcpy(back.data(), dst, n, cudaMemcpyDeviceToHost));
+    size_t bad = 0;
+    for (size_t i = 0; i < n; ++i) bad += back[i] != char(i * 13 + n + left());
+    EXPECT_EQ(bad, 0u) << "put of " << n << " bytes";
+    std::fill(back.begin(), back.end(), 0);
+    shmem_getmem(back.data(), dst, n, right());          // peer device -> host
+    bad = 0;
+    for (size_t i = 0; i < n; ++i) bad += back[i] != char(i * 13 + n + me_);
+    EXPECT_EQ(bad, 0u) << "get of " << n << " bytes";
+    shmem_barrier_all();
+  }
+  // Atomics on PE 0's words from every PE, 8 and 4 bytes.
+  unsigned* w32 = reinterpret_cast<unsigned*>(words + 4);
+  shmem_uint64_atomic_add(words, 5, 0);
+  shmem_uint_atomic_fetch_add(w32, 2, 0);
+  shmem_barrier_all();
+  EXPECT_EQ(shmem_uint64_atomic_fetch(words, 0), 5u * npes_);
+  EXPECT_EQ(shmem_uint_atomic_fetch(w32, 0), 2u * npes_);
+  shmem_barrier_all();
+  if (me_ == npes_ - 1) {
+    EXPECT_EQ(shmem_uint64_atomic_compare_swap(words, 5u * npes_, 77, 0), 5u * npes_);
+    EXPECT_EQ(shmem_uint64_atomic_swap(words, 78, 0), 77u);
+  }
+  shmem_barrier_all();
+  EXPECT_EQ(shmem_uint64_atomic_fetch(words, 0), 78u);
+  // Signals: puts with a set and an add signal into the right neighbour's device heap.
+  uint64_t* sig = words + 1;
+  uint64_t* ctr = words + 2;
+  shmem_putmem_signal(dst, v.data(), 4096, sig, 1000 + me_, SHMEM_SIGNAL_SET, right());
+  shmem_putmem_signal(dst + 4096, v.data(), 8, ctr, 3, SHMEM_SIGNAL_ADD, right());
+  shmem_barrier_all();
+  uint64_t got[2] = {};
+  CK(cudaMemcpy(got, sig, 16, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(got[0], 1000u + left());
+  EXPECT_EQ(got[1], 3u);
+  shmem_barrier_all();
+  shmem_free(words);
+  shmem_free(src);
+  shmem_free(dst);
 }
 
 TEST_F(Gpu, DeviceRingPutBlockPGAndBarrier) {

@@ -1,6 +1,6 @@
 // Our own NVSHMEM driver (not NVSHMEM code): the same measurements as ../gshmem_gpu_bench.cu, written to
 // NVSHMEM 3.x's API, built on the GPU machine against the NVSHMEM installed there (scripts/gpu-run.sh).
-// DEVICE (issue 5) GPU benchmarks, 2 PEs (one GPU each), PE 0 -> PE 1; the same measurements as
+// GPU benchmarks, 2 PEs (one GPU each), PE 0 -> PE 1; the same measurements as
 // benchmarks/gpu/peers/nvshmem_bench.cu so the two print comparable lines ("RESULT <name> <value> <unit>").
 //   1. device put_signal ping-pong, 1 thread, one-way latency (8 B .. 64 KiB)
 //   2. device block-scope put (nvshmemx_putmem_nbi_block) from 132 blocks x 512 threads + quiet_on_stream, GB/s
@@ -37,8 +37,8 @@ __global__ void pingpong(char* buf, uint64_t* sig, size_t sz, int iters, int pe,
 }
 
 // All SMs interleaved: block b puts pieces b, b + grid, b + 2 grid, ... of 64 KiB (one block step of 512 threads x
-// 8 x 16 B), so the blocks stream through one window of the buffer together (measured 2026-11-22: 369 GB/s for
-// this order with raw stores vs 347 GB/s for one contiguous chunk per block, see --variants).
+// 8 x 16 B), so the blocks stream through one window of the buffer together (this order beat one
+// contiguous chunk per block with raw stores: see --variants and docs/PERFORMANCE.md).
 __global__ void __launch_bounds__(512) bwInterleaved(char* dst, const char* src, size_t sz, int peer) {
   const size_t piece = size_t(64) << 10;
   for (size_t off = blockIdx.x * piece; off < sz; off += gridDim.x * piece)

@@ -1,10 +1,10 @@
-// DEVICE (issue 5): the device symmetric heap inside the host runtime. Private to src/core.
+// The device symmetric heap inside the host runtime. Private to src/core.
 //
 // Layout of each PE's device heap (one cudaMalloc, exported with a CUDA IPC handle):
 //   [ user part: HeapAllocator offsets, the same on every PE | DeviceSync (barrier flags) ]
-// Peers whose GPU can reach ours (cudaDeviceCanAccessPeer, GSHMEM_P2P=1) map it with cudaIpcOpenMemHandle;
-// every other peer goes through the proxy: a CPU thread per PE that drains this GPU's request ring and serves
-// requests of other PEs on this PE's heap through a shared-memory mailbox (the host transport).
+// Layering: core/device (heap, handle, kernels, proxy ring, public device entry points) uses core/protocols (the
+// dispatch site and the device transports: cuda_ipc maps the heaps of peers whose GPU can reach ours; the staged
+// protocol serves the others through the shm request channel); core/protocols never includes core/device.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,4 @@
-// DEVICE (issue 5): the CUDA-independent part of the device heap: region lookup for the cold branch of resolve(),
+// The CUDA-independent part of the device heap: region lookup for the cold branch of resolve(),
 // the deterministic allocator, the public C entry points, and the registry of per-TU device states.
 #include <cstring>
 #include <mutex>

@@ -1,19 +1,15 @@
-// DEVICE (issue 5): the CUDA backend of the device symmetric heap: creation, CUDA IPC peer mapping, host-initiated
-// operations on device memory, and the CPU proxy for peers that P2P cannot reach.
+// The CUDA backend of the device symmetric heap: creation, the DeviceHandle kernels use, host-initiated operations
+// on device memory, and the CPU proxy that executes the GPU's requests. Every transfer goes through the one
+// dispatch site (core/protocols/dispatch.hpp), which owns the device transports (cuda_ipc, the shm channel).
 //
-// Proxy design (correct first; the pipelined version is another issue):
-// * GPU -> proxy: a ring of 16-byte words in pinned, mapped host memory (handle__types.cuh). One proxy thread per PE
-//   retires requests in order and publishes `done`, which the GPU polls for quiet, blocking calls and fetch results.
-// * proxy/host thread -> peer PE: a mailbox in a memfd segment per PE, mapped by every PE of the node through the
-//   shared-memory host transport. Sender s owns inbound[s] and data[s] (1 MiB staging) in the target's segment and
-//   writes its request sequence there; the target's proxy applies the request to its own device heap with
-//   cudaMemcpy or an atomic kernel and writes the reply sequence into the sender's segment (each index is written
-//   by its producer into the consumer's memory). Stop-and-wait per (sender, target) pair; a proxy waiting for a
-//   reply keeps serving its own mailbox, so two proxies sending to each other cannot deadlock.
+// Proxy: a ring of 16-byte words in pinned, mapped host memory (handle__types.cuh). One proxy thread per PE
+// retires requests in order -- each through protocols::deviceRma/deviceAmo with Initiator::Proxy -- and publishes
+// `done`, which the GPU polls for quiet, blocking calls and fetch results. Requests a peer must serve on its own
+// GPU (no P2P) are served by that peer's staged server thread, never by its proxy: proxies never wait for each
+// other.
 #include <cuda_runtime.h>
 #include <pthread.h>
 #include <sched.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -28,45 +24,20 @@
 #include "core/api.hpp"
 #include "core/device/device.hpp"
 #include "core/device/device_kernels.hpp"
-#include "core/protocols/device_path.hpp"  // PROTO (issue 6): protocol choice for off-path put/get
+#include "core/protocols/device_path.hpp"  // deviceNearCpus: where to pin the proxy thread
+#include "core/protocols/dispatch.hpp"
 
 namespace gshmem::device {
 
 namespace {
 
-constexpr std::size_t kChunk = std::size_t(1) << 20;  ///< mailbox staging bytes per (sender, target)
-constexpr uint32_t kRingSlots = 4096;                 ///< 16-byte words; a request is two
-
-enum MailOp : uint32_t { kMailPut = 1, kMailGet = 2, kMailAmo = 3 };
-
-struct alignas(64) Inbound {  // in the target's segment; written by the sender
-  std::atomic<uint64_t> seq;
-  uint32_t op;
-  uint32_t aux;
-  uint64_t off;
-  uint64_t n;
-  uint64_t value;
-  uint64_t cond;
-};
-struct alignas(64) Reply {  // in the sender's segment; written by the target
-  std::atomic<uint64_t> seq;
-  uint64_t result;
-};
-static_assert(sizeof(Inbound) == 64 && sizeof(Reply) == 64, "mailbox records are one cache line");
-
-struct IpcCard {  // exchanged through the bootstrap
-  cudaIpcMemHandle_t handle;
-  char bus_id[32];
-  int32_t has_heap;
-  int32_t pad;
-};
-static_assert(sizeof(IpcCard) == 64 + 32 + 8, "IpcCard is exchanged as raw bytes");
+constexpr uint32_t kRingSlots = 4096;  ///< 16-byte words; a request is two
 
 struct State {
   int dev = -1;
   char* base = nullptr;
   std::size_t user = 0, total = 0;
-  std::vector<char*> peer;  // device address of each PE's heap mapped here, nullptr -> proxy
+  std::vector<char*> peer;  // device address of each PE's heap mapped here (protocols::devicePeerBase)
   char** d_peer = nullptr;
   DeviceHandle handle{};
   bool have_handle = false;
@@ -76,14 +47,6 @@ struct State {
 
   // proxy
   bool proxy_on = false;
-  std::unique_ptr<Transport> mail_transport;
-  LocalRegion seg;
-  std::size_t seg_size = 0;
-  std::vector<char*> seg_of;
-  std::vector<bool> seg_registered;
-  std::vector<std::unique_ptr<std::mutex>> send_lock;  // per target
-  std::vector<uint64_t> sent;                          // per target (under send_lock)
-  std::vector<uint64_t> served;                        // per sender (proxy thread only)
   std::thread proxy;
   std::atomic<bool> stop{false};
   ProxyRequest* ring = nullptr;
@@ -101,133 +64,47 @@ State g;
     if (e_ != cudaSuccess) fatal(call, "%s failed: %s", #expr, cudaGetErrorString(e_));              \
   } while (0)
 
-Inbound* inboundOf(char* seg, int sender) { return reinterpret_cast<Inbound*>(seg) + sender; }
-Reply* replyOf(char* seg, int target) {
-  return reinterpret_cast<Reply*>(seg + sizeof(Inbound) * g_rt.n_pes) + target;
-}
-char* dataOf(char* seg, int sender) {
-  return seg + (sizeof(Inbound) + sizeof(Reply)) * g_rt.n_pes + kChunk * sender;
-}
-
-void copySync(const char* call, void* dst, const void* src, std::size_t n, cudaStream_t s) {
-  DEV_CHECK(call, cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, s));
-  DEV_CHECK(call, cudaStreamSynchronize(s));
+void check(const char* call, const char* what, int pe, Status st) {
+  if (isError(st))
+    fatal(call, "%s of device memory on PE %d through %s failed: %s", what, pe, protocols::deviceRoute(pe),
+          st == Status::Unsupported ? "no transport reaches its device heap (it is on another node and this build has "
+                                      "no UCX)" : statusString(st));
 }
 
-uint64_t amoSync(const char* call, void* addr, AmoOp op, unsigned size, uint64_t v, uint64_t c, uint64_t* pinned,
-                 cudaStream_t s) {
-  DEV_CHECK(call, launchAmo(addr, static_cast<uint32_t>(op), size, v, c, pinned, s));
-  DEV_CHECK(call, cudaStreamSynchronize(s));
-  return *reinterpret_cast<volatile uint64_t*>(pinned);
-}
-
-/// Target side: apply every pending mailbox request. Proxy thread only. Returns true when it did something.
-bool serveMailbox() {
-  bool did = false;
-  char* mine = g.seg_of[g_rt.my_pe];
-  for (int s = 0; s < g_rt.n_pes; ++s) {
-    Inbound* in = inboundOf(mine, s);
-    uint64_t q = in->seq.load(std::memory_order_acquire);
-    if (q == g.served[s]) continue;
-    g.served[s] = q;
-    did = true;
-    const char* call = "gshmem proxy";
-    uint64_t result = 0;
-    char* dst = g.base + in->off;
-    switch (in->op) {
-      case kMailPut: copySync(call, dst, dataOf(mine, s), in->n, g.pstream); break;
-      case kMailGet: copySync(call, dataOf(mine, s), dst, in->n, g.pstream); break;
-      case kMailAmo:
-        result = amoSync(call, dst, static_cast<AmoOp>(in->aux & 0xff), in->aux >> 8, in->value, in->cond,
-                         g.p_result, g.pstream);
-        break;
-      default: fatal(call, "mailbox request %u from PE %d is not valid", in->op, s);
-    }
-    Reply* r = replyOf(g.seg_of[s], g_rt.my_pe);
-    r->result = result;
-    r->seq.store(q, std::memory_order_release);
-  }
-  return did;
-}
-
-/// Sender side: one request to `pe`'s proxy; the caller holds send_lock[pe] and has filled the staging data.
-uint64_t mail(int pe, uint32_t op, uint32_t aux, uint64_t off, uint64_t n, uint64_t value, uint64_t cond,
-              bool serve) {
-  Inbound* in = inboundOf(g.seg_of[pe], g_rt.my_pe);
-  in->op = op;
-  in->aux = aux;
-  in->off = off;
-  in->n = n;
-  in->value = value;
-  in->cond = cond;
-  uint64_t s = ++g.sent[pe];
-  in->seq.store(s, std::memory_order_release);
-  Reply* r = replyOf(g.seg_of[g_rt.my_pe], pe);
-  long spins = 0;
-  while (r->seq.load(std::memory_order_acquire) != s) {
-    if (serve && serveMailbox()) continue;
-    if (++spins > 4096) std::this_thread::yield();
-    else GSHMEM_CPU_RELAX();
-  }
-  return r->result;
-}
-
-void stagedPut(const char* call, int pe, std::size_t off, const void* src, std::size_t n, cudaStream_t s, bool serve) {
-  std::lock_guard<std::mutex> lk(*g.send_lock[pe]);
-  char* stage = dataOf(g.seg_of[pe], g_rt.my_pe);
-  for (std::size_t done = 0; done < n;) {
-    std::size_t c = n - done < kChunk ? n - done : kChunk;
-    copySync(call, stage, static_cast<const char*>(src) + done, c, s);
-    mail(pe, kMailPut, 0, off + done, c, 0, 0, serve);
-    done += c;
-  }
-}
-
-void stagedGet(const char* call, int pe, std::size_t off, void* dst, std::size_t n, cudaStream_t s, bool serve) {
-  std::lock_guard<std::mutex> lk(*g.send_lock[pe]);
-  char* stage = dataOf(g.seg_of[pe], g_rt.my_pe);
-  for (std::size_t done = 0; done < n;) {
-    std::size_t c = n - done < kChunk ? n - done : kChunk;
-    mail(pe, kMailGet, 0, off + done, c, 0, 0, serve);
-    copySync(call, static_cast<char*>(dst) + done, stage, c, s);
-    done += c;
-  }
-}
-
-uint64_t stagedAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t v, uint64_t c, bool serve) {
-  std::lock_guard<std::mutex> lk(*g.send_lock[pe]);
-  return mail(pe, kMailAmo, static_cast<uint32_t>(op) | (size << 8), off, 0, v, c, serve);
-}
-
-/// Retire one GPU request (two words at `tail`).
+/// Retire one GPU request (two words at `tail`) through the dispatch site.
 void proxyExecute(uint64_t tail, uint64_t w0, uint64_t off, uint64_t a0, uint64_t a1) {
   const char* call = "gshmem proxy";
   const uint32_t op = w0 & 0xff;
   const int pe = static_cast<int>((w0 >> 8) & ((1u << kProxyPeBits) - 1));
   const uint32_t aux = static_cast<uint32_t>(w0 >> 32);
   if (pe >= g_rt.n_pes) fatal(call, "GPU request %u names PE %d of %d", op, pe, g_rt.n_pes);
-  if (g.peer[pe] != nullptr) {
-    // The copy-engine route (DeviceHandle::ce_min): a large put/get to a P2P-mapped peer, one cudaMemcpyAsync
-    // through the IPC mapping on the proxy's stream, complete before the request retires.
-    if (op == kProxyPut) copySync(call, g.peer[pe] + off, reinterpret_cast<const void*>(a0), aux, g.pstream);
-    else if (op == kProxyGet) copySync(call, reinterpret_cast<void*>(a0), g.peer[pe] + off, aux, g.pstream);
-    else fatal(call, "GPU request %u names PE %d, which is mapped (only puts and gets take the copy engine)", op, pe);
-    return;
-  }
   unsigned long long* res = &g.results[(tail / 2) % kProxyResults];
+  using protocols::Initiator;
   switch (op) {
-    case kProxyPut: stagedPut(call, pe, off, reinterpret_cast<const void*>(a0), aux, g.pstream, true); break;
-    case kProxyPutV: stagedPut(call, pe, off, &a0, aux, g.pstream, true); break;
-    case kProxyGet: stagedGet(call, pe, off, reinterpret_cast<void*>(a0), aux, g.pstream, true); break;
+    case kProxyPut:
+      check(call, "put", pe, protocols::deviceRma(pe, off, reinterpret_cast<void*>(a0), aux, Direction::Put, g.pstream,
+                                                  true, Initiator::Proxy));
+      break;
+    case kProxyPutV:
+      check(call, "put", pe, protocols::deviceRma(pe, off, &a0, aux, Direction::Put, g.pstream, true, Initiator::Proxy));
+      break;
+    case kProxyGet:
+      check(call, "get", pe, protocols::deviceRma(pe, off, reinterpret_cast<void*>(a0), aux, Direction::Get, g.pstream,
+                                                  true, Initiator::Proxy));
+      break;
     case kProxyGetV: {
       uint64_t v = 0;
-      stagedGet(call, pe, off, &v, aux, g.pstream, true);
+      check(call, "get", pe, protocols::deviceRma(pe, off, &v, aux, Direction::Get, g.pstream, true, Initiator::Proxy));
       *res = v;
       break;
     }
-    case kProxyAmo:
-      *res = stagedAmo(pe, off, static_cast<AmoOp>(aux & 0xff), aux >> 8, a0, a1, true);
+    case kProxyAmo: {
+      uint64_t v = 0;
+      check(call, "atomic", pe, protocols::deviceAmo(pe, off, static_cast<AmoOp>(aux & 0xff), aux >> 8, a0, a1,
+                                                     g.pstream, g.p_result, &v));
+      *res = v;
       break;
+    }
     default: fatal(call, "GPU request word %#llx is not valid", static_cast<unsigned long long>(w0));
   }
 }
@@ -259,7 +136,7 @@ void proxyMain() {
   const uint64_t mask = kRingSlots - 1;
   long idle = 0;
   while (!g.stop.load(std::memory_order_relaxed)) {
-    bool did = serveMailbox();
+    bool did = false;
     volatile ProxyRequest* s = g.ring + (tail & mask);
     uint64_t w0 = s[0].w0;
     if (w0 != 0) {
@@ -281,34 +158,6 @@ void proxyMain() {
 }
 
 void proxyStart(const char* call) {
-  const int n = g_rt.n_pes;
-  g.seg_size = (sizeof(Inbound) + sizeof(Reply) + kChunk) * n;
-  int fd = memfd_create("gshmem-device-mailbox", MFD_CLOEXEC);
-  if (fd < 0 || ftruncate(fd, static_cast<off_t>(g.seg_size)) != 0)
-    fatal(call, "cannot create the %zu-byte device proxy mailbox: %s", g.seg_size, strerror(errno));
-  void* m = mmap(nullptr, g.seg_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (m == MAP_FAILED) fatal(call, "cannot map the device proxy mailbox: %s", strerror(errno));
-  g.seg = LocalRegion{static_cast<char*>(m), g.seg_size, fd};
-  g.mail_transport = shmTransportCreate();
-  std::vector<PeerReach> reach;
-  if (isError(g.mail_transport->connect(*g_rt.bootstrap, {g.seg}, &reach)))
-    fatal(call, "cannot map the peers' device proxy mailboxes");
-  close(fd);
-  g.seg.fd = -1;
-  g.seg_of.assign(n, nullptr);
-  g.seg_registered.assign(n, false);
-  for (int pe = 0; pe < n; ++pe) {
-    g.seg_of[pe] = reach[pe].mapped.empty() ? nullptr : reach[pe].mapped[0];
-    if (!g.seg_of[pe])
-      fatal(call, "PE %d is on another node: device memory between nodes needs the UCX proxy path (not built yet)", pe);
-    // Pin the staging buffers so cudaMemcpy DMAs straight into them (best effort).
-    g.seg_registered[pe] = cudaHostRegister(g.seg_of[pe], g.seg_size, cudaHostRegisterPortable) == cudaSuccess;
-    if (!g.seg_registered[pe]) cudaGetLastError();
-  }
-  g.send_lock.clear();
-  for (int pe = 0; pe < n; ++pe) g.send_lock.push_back(std::make_unique<std::mutex>());
-  g.sent.assign(n, 0);
-  g.served.assign(n, 0);
   // The GPU ring and its counters: pinned, mapped host memory.
   const std::size_t ring_bytes = sizeof(ProxyRequest) * kRingSlots + 64 + sizeof(unsigned long long) * kProxyResults;
   void* h = nullptr;
@@ -334,32 +183,29 @@ void proxyStart(const char* call) {
   g.proxy_on = true;
 }
 
-}  // namespace
-
-void backendInit(const char* call) {
-  const Params& p = params();
-  Bootstrap& b = *g_rt.bootstrap;
-  const int n = g_rt.n_pes, me = g_rt.my_pe;
-  int ndev = 0;
-  if (cudaGetDeviceCount(&ndev) != cudaSuccess) {
-    cudaGetLastError();
-    ndev = 0;
-  }
-  int want = (ndev > 0 && p.SYMMETRIC_SIZE_DEVICE > 0) ? 1 : 0;
-  std::vector<int> wants(n);
-  if (isError(b.allGather(&want, wants.data(), sizeof want))) fatal(call, "bootstrap allgather failed");
+/// Every PE has a GPU and asks for a device heap (collective); false: no device heap anywhere.
+bool everyPeWantsHeap(const char* call, int ndev) {
+  int want = (ndev > 0 && params().SYMMETRIC_SIZE_DEVICE > 0) ? 1 : 0;
+  std::vector<int> wants(g_rt.n_pes);
+  if (isError(g_rt.bootstrap->allGather(&want, wants.data(), sizeof want))) fatal(call, "bootstrap allgather failed");
   for (int w : wants)
     if (w != want || !want) {
-      if (w != want && me == 0)
+      if (w != want && g_rt.my_pe == 0)
         GSHMEM_LOG_WARN(INIT, "some PEs have no GPU (or GSHMEM_SYMMETRIC_SIZE_DEVICE=0): no device heap anywhere");
-      return;
+      return false;
     }
+  return true;
+}
+
+/// Allocate this PE's heap (user part + DeviceSync area) on its GPU.
+void heapCreate(const char* call, int ndev) {
+  const Params& p = params();
+  const int n = g_rt.n_pes, me = g_rt.my_pe;
   int local = 0;
   for (int pe = 0; pe < me; ++pe) local += g_rt.node_of[pe] == g_rt.node_of[me];
   g.dev = p.DEVICE >= 0 ? static_cast<int>(p.DEVICE) : local % ndev;
   if (g.dev >= ndev) fatal(call, "GSHMEM_DEVICE=%d but only %d CUDA devices are visible", g.dev, ndev);
   DEV_CHECK(call, cudaSetDevice(g.dev));
-
   g.user = (p.SYMMETRIC_SIZE_DEVICE + 4095) & ~std::size_t(4095);
   const std::size_t sync_bytes = (sizeof(DeviceSync) + sizeof(unsigned long long) * n + 4095) & ~std::size_t(4095);
   g.total = g.user + sync_bytes;
@@ -372,58 +218,15 @@ void backendInit(const char* call) {
   // Load the library's kernels now: with CUDA lazy loading, a first launch by the proxy while a user kernel spins
   // on a proxied operation would wait for that kernel, which waits for the proxy (deadlock).
   DEV_CHECK(call, loadKernels());
+}
 
-  IpcCard mine{};
-  DEV_CHECK(call, cudaIpcGetMemHandle(&mine.handle, g.base));
-  DEV_CHECK(call, cudaDeviceGetPCIBusId(mine.bus_id, sizeof mine.bus_id, g.dev));
-  mine.has_heap = 1;
-  std::vector<IpcCard> cards(n);
-  if (isError(b.allGather(&mine, cards.data(), sizeof mine))) fatal(call, "bootstrap allgather failed");
-  g.peer.assign(n, nullptr);
-  int need_proxy = 0;
-  for (int pe = 0; pe < n; ++pe) {
-    if (pe == me) {
-      g.peer[pe] = g.base;
-      continue;
-    }
-    bool reach = false;
-    if (p.P2P && g_rt.node_of[pe] == g_rt.node_of[me]) {
-      int pdev = -1, can = 0;
-      if (cudaDeviceGetByPCIBusId(&pdev, cards[pe].bus_id) == cudaSuccess) {
-        if (pdev == g.dev) can = 1;
-        else if (cudaDeviceCanAccessPeer(&can, g.dev, pdev) != cudaSuccess) can = 0;
-        if (can && pdev != g.dev) {
-          cudaError_t e = cudaDeviceEnablePeerAccess(pdev, 0);
-          if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled) can = 0;
-        }
-        void* ptr = nullptr;
-        if (can && cudaIpcOpenMemHandle(&ptr, cards[pe].handle, cudaIpcMemLazyEnablePeerAccess) == cudaSuccess) {
-          g.peer[pe] = static_cast<char*>(ptr);
-          reach = true;
-        }
-      }
-      cudaGetLastError();  // clear what a failed probe left
-    }
-    if (!reach) need_proxy = 1;
-    GSHMEM_LOG_INFO(INIT, "device heap of PE %d: %s", pe, reach ? "P2P via CUDA IPC" : "CPU proxy");
-  }
-  // DEVICE_CE_MIN: large device-initiated puts/gets to mapped peers through the proxy's copy engine (needs the ring).
-  const auto& ce_min = p.DEVICE_CE_MIN;  // per scope; kSizeInf (~0ull) is off
-  const bool ce_route = ce_min[0] != ~0ull || ce_min[1] != ~0ull || ce_min[2] != ~0ull;
-  bool any_mapped = false;
-  for (int pe = 0; pe < n; ++pe) any_mapped = any_mapped || (pe != me && g.peer[pe] != nullptr);
-  if (ce_route && any_mapped) need_proxy = 1;
-  std::vector<int> needs(n);
-  if (isError(b.allGather(&need_proxy, needs.data(), sizeof need_proxy))) fatal(call, "bootstrap allgather failed");
-  bool any = false;
-  for (int x : needs) any = any || x;
-  if (any) proxyStart(call);  // collective: every PE serves its mailbox when any PE needs the proxy
-  protocols::devicePathInit(call, g.dev, g.base);  // PROTO (issue 6), collective: device peer paths, tables, staged pipeline
-
+/// Fill the DeviceHandle kernels use and push it to every registered translation unit.
+void handleBuild(const char* call, const uint64_t ce_min[3]) {
+  const int n = g_rt.n_pes;
   DEV_CHECK(call, cudaMalloc(&g.d_peer, sizeof(char*) * n));
   DEV_CHECK(call, cudaMemcpy(g.d_peer, g.peer.data(), sizeof(char*) * n, cudaMemcpyHostToDevice));
   DeviceHandle& h = g.handle;
-  h.my_pe = me;
+  h.my_pe = g_rt.my_pe;
   h.n_pes = n;
   h.heap_base = g.base;
   h.heap_size = g.user;
@@ -436,36 +239,59 @@ void backendInit(const char* call) {
   g_region = Region{g.base, g.user};
   allocatorReset(g.user);
   syncStates(h, g.dev);
+}
+
+}  // namespace
+
+void backendInit(const char* call) {
+  const Params& p = params();
+  const int n = g_rt.n_pes, me = g_rt.my_pe;
+  int ndev = 0;
+  if (cudaGetDeviceCount(&ndev) != cudaSuccess) {
+    cudaGetLastError();
+    ndev = 0;
+  }
+  if (!everyPeWantsHeap(call, ndev)) return;
+  heapCreate(call, ndev);
+  std::string err;
+  if (isError(protocols::deviceInit(protocols::DeviceHeapDesc{g.dev, g.base, g.total, p.P2P != 0}, &err)))
+    fatal(call, "%s", err.c_str());  // collective: cuda_ipc, the shm channel, the staged server, path tables
+  g.peer.assign(n, nullptr);
+  bool any_mapped = false, need_proxy = false;
+  for (int pe = 0; pe < n; ++pe) {
+    g.peer[pe] = protocols::devicePeerBase(pe);
+    any_mapped = any_mapped || (pe != me && g.peer[pe] != nullptr);
+    need_proxy = need_proxy || g.peer[pe] == nullptr;
+  }
+  // DEVICE_CE_MIN: large device-initiated puts/gets to mapped peers through the proxy's copy engine (needs the ring).
+  uint64_t ce_min[3];  // per scope; kSizeInf (~0ull) is off
+  for (int k = 0; k < 3; ++k) ce_min[k] = p.DEVICE_CE_MIN[k];
+  const bool ce_route = ce_min[0] != ~0ull || ce_min[1] != ~0ull || ce_min[2] != ~0ull;
+  if (ce_route && any_mapped) need_proxy = true;
+  if (need_proxy) proxyStart(call);  // this PE's ring only: peers' requests are served by their staged servers
+  handleBuild(call, ce_min);
   DEV_CHECK(call, cudaDeviceSynchronize());
-  if (isError(b.barrier())) fatal(call, "bootstrap barrier failed");
+  if (isError(g_rt.bootstrap->barrier())) fatal(call, "bootstrap barrier failed");
   if (p.INFO && me == 0)
-    fprintf(stderr, "gshmem:   device heap %s per PE on GPU %d; peers via %s\n",
-            formatSize(p.SYMMETRIC_SIZE_DEVICE).c_str(), g.dev,
-            !any_mapped ? "CPU proxy" : any && !ce_route ? "P2P and CPU proxy" : any ? "P2P (proxy thread: copy-engine route)" : "P2P");
+    fprintf(stderr, "gshmem:   device heap %s per PE on GPU %d; %s\n", formatSize(p.SYMMETRIC_SIZE_DEVICE).c_str(),
+            g.dev, !g.proxy_on ? "no proxy ring (every peer mapped)" : ce_route && any_mapped ?
+            "proxy ring (copy-engine route and unmapped peers)" : "proxy ring (unmapped peers)");
 }
 
 void backendFinalize() {
   if (!g.base) return;
   cudaDeviceSynchronize();
-  protocols::devicePathFinalize();  // PROTO (issue 6), collective: stops the staged server, unpins its buffers
   if (g.proxy_on) {
     g.stop.store(true);
     g.proxy.join();
     g.proxy_on = false;
-    for (int pe = 0; pe < g_rt.n_pes; ++pe)
-      if (g.seg_registered[pe]) cudaHostUnregister(g.seg_of[pe]);
-    g.mail_transport->disconnect();
-    g.mail_transport.reset();
-    munmap(g.seg.base, g.seg_size);
     cudaFreeHost(g.ring);
     cudaFreeHost(g.p_result);
     cudaFree(g.d_head);
     cudaStreamDestroy(g.pstream);
     g.ring = nullptr;
   }
-  for (int pe = 0; pe < g_rt.n_pes; ++pe)
-    if (pe != g_rt.my_pe && g.peer[pe]) cudaIpcCloseMemHandle(g.peer[pe]);
-  (void)g_rt.bootstrap->barrier();  // every PE closed its mappings before the memory goes
+  protocols::deviceFinalize();  // collective: stops the staged server, closes IPC mappings (barrier inside)
   cudaFree(g.d_peer);
   cudaFree(g.base);
   cudaFreeHost(g.pinned_result);
@@ -482,25 +308,24 @@ void backendFinalize() {
 void backendPut(const char* call, int pe, std::size_t off, const void* src, std::size_t n) {
   if (!n) return;
   std::lock_guard<std::mutex> lk(g.host_lock);
-  // PROTO (issue 6): the selector's protocol (p2p_ce, p2p_sm, staged); false keeps the path below.
-  if (protocols::deviceRma(call, pe, off, const_cast<void*>(src), n, Direction::Put, g.stream, true)) return;
-  if (g.peer[pe]) copySync(call, g.peer[pe] + off, src, n, g.stream);
-  else stagedPut(call, pe, off, src, n, g.stream, false);
+  check(call, "put", pe, protocols::deviceRma(pe, off, const_cast<void*>(src), n, Direction::Put, g.stream, true,
+                                              protocols::Initiator::Host));
 }
 
 void backendGet(const char* call, int pe, std::size_t off, void* dst, std::size_t n) {
   if (!n) return;
   std::lock_guard<std::mutex> lk(g.host_lock);
-  if (protocols::deviceRma(call, pe, off, dst, n, Direction::Get, g.stream, true)) return;  // PROTO (issue 6)
-  if (g.peer[pe]) copySync(call, dst, g.peer[pe] + off, n, g.stream);
-  else stagedGet(call, pe, off, dst, n, g.stream, false);
+  check(call, "get", pe,
+        protocols::deviceRma(pe, off, dst, n, Direction::Get, g.stream, true, protocols::Initiator::Host));
 }
 
 uint64_t backendAmo(const char* call, int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value,
                     uint64_t cond) {
   std::lock_guard<std::mutex> lk(g.host_lock);
-  if (g.peer[pe]) return amoSync(call, g.peer[pe] + off, op, size, value, cond, g.pinned_result, g.stream);
-  return stagedAmo(pe, off, op, size, value, cond, false);
+  uint64_t old = 0;
+  check(call, "atomic", pe,
+        protocols::deviceAmo(pe, off, op, size, value, cond, g.stream, g.pinned_result, &old));
+  return old;
 }
 
 void backendMemset(void* dst, int value, std::size_t n) {

@@ -1,12 +1,15 @@
-// DEVICE (issue 5): the library's kernels: atomics applied for the host and the proxy, and the stream-ordered
-// operations (gshmemx_*_on_stream). Kernels take the DeviceHandle by value (no __constant__ state here).
+// The stream-ordered operations (gshmemx_*_on_stream) and their kernels. Kernels take the DeviceHandle by value
+// (no __constant__ state here). A put or get the host can enqueue as a copy (the peer's heap is mapped) goes
+// through the dispatch site (protocols::deviceRma); one it cannot (the peer is not mapped) is a one-block kernel
+// that posts it to the proxy ring, and the proxy runs the same dispatch, so the call stays stream-ordered and
+// asynchronous.
 #include <cuda_runtime.h>
 
 #include <cstdio>
 
 #include "core/device/device.hpp"
 #include "core/device/device_kernels.hpp"
-#include "core/protocols/device_path.hpp"
+#include "core/protocols/dispatch.hpp"
 #include "gshmem/device/api.cuh"
 #include "shmemx.h"
 
@@ -14,16 +17,7 @@ namespace gshmem::device {
 
 namespace {
 
-__global__ void amoKernel(void* addr, uint32_t op, unsigned size, uint64_t value, uint64_t cond, uint64_t* result) {
-  if (size == 8)
-    *result = dev::detail::atomicOn<unsigned long long>(static_cast<unsigned long long*>(addr), op, value, cond);
-  else
-    *result = dev::detail::atomicOn<unsigned int>(static_cast<unsigned int*>(addr), op, static_cast<unsigned>(value),
-                                                  static_cast<unsigned>(cond));
-}
-
 constexpr int kPutThreads = 512;
-constexpr size_t kKernelCopyMax = 0;  ///< mapped puts/gets up to this are SM copies, above it the copy engine (measured: the copy engine wins at 8 B too)
 
 __global__ void __launch_bounds__(kPutThreads) putKernel(DeviceHandle h, char* dst, const char* src, size_t n, int pe,
                                                          int get) {
@@ -73,27 +67,21 @@ void checkLaunch(const char* call) {
   cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) fatal(call, "kernel launch failed: %s", cudaGetErrorString(e));
 }
-int gridFor(size_t n) {
-  size_t b = (n + kPutThreads * 64 - 1) / (kPutThreads * 64);  // 64 bytes per thread and block step
-  return static_cast<int>(b < 1 ? 1 : b > 132 ? 132 : b);
-}
-
 void rmaOnStream(const char* call, void* dst, const void* src, size_t n, int pe, cudaStream_t s, bool get) {
   const DeviceHandle& h = handleFor(call);
   checkPe(call, pe);
   checkDev(call, get ? "source" : "dest", get ? src : dst, n);
   if (n == 0) return;
   const size_t off = static_cast<const char*>(get ? src : dst) - g_region.base;
-  if (protocols::deviceRma(call, pe, off, get ? dst : const_cast<void*>(src), n, get ? Direction::Get : Direction::Put, s, false)) return;  // PROTO (issue 6): selected protocol
-  char* mapped = static_cast<char*>(backendPeerPtr(pe, off));
-  if (mapped && n > kKernelCopyMax) {
-    cudaError_t e = get ? cudaMemcpyAsync(dst, mapped, n, cudaMemcpyDefault, s)
-                        : cudaMemcpyAsync(mapped, src, n, cudaMemcpyDefault, s);
-    if (e != cudaSuccess) fatal(call, "cudaMemcpyAsync of %zu bytes failed: %s", n, cudaGetErrorString(e));
+  if (backendPeerPtr(pe, off)) {
+    Status st = protocols::deviceRma(pe, off, get ? dst : const_cast<void*>(src), n,
+                                     get ? Direction::Get : Direction::Put, s, false, protocols::Initiator::Host);
+    if (isError(st))
+      fatal(call, "%s of %zu bytes to PE %d through %s failed: %s", get ? "get" : "put", n, pe,
+            protocols::deviceRoute(pe), statusString(st));
     return;
   }
-  putKernel<<<mapped ? gridFor(n) : 1, kPutThreads, 0, s>>>(h, static_cast<char*>(dst),
-                                                             static_cast<const char*>(src), n, pe, get ? 1 : 0);
+  putKernel<<<1, kPutThreads, 0, s>>>(h, static_cast<char*>(dst), static_cast<const char*>(src), n, pe, get ? 1 : 0);
   checkLaunch(call);
 }
 
@@ -101,7 +89,7 @@ void rmaOnStream(const char* call, void* dst, const void* src, size_t n, int pe,
 
 cudaError_t loadKernels() {
   cudaFuncAttributes a;
-  const void* fns[] = {reinterpret_cast<const void*>(amoKernel), reinterpret_cast<const void*>(putKernel),
+  const void* fns[] = {reinterpret_cast<const void*>(putKernel),
                        reinterpret_cast<const void*>(putSignalKernel), reinterpret_cast<const void*>(signalKernel),
                        reinterpret_cast<const void*>(waitKernel), reinterpret_cast<const void*>(quietKernel),
                        reinterpret_cast<const void*>(barrierKernel)};
@@ -110,12 +98,6 @@ cudaError_t loadKernels() {
     if (e != cudaSuccess) return e;
   }
   return cudaSuccess;
-}
-
-cudaError_t launchAmo(void* addr, uint32_t op, unsigned size, uint64_t value, uint64_t cond, uint64_t* result,
-                      cudaStream_t stream) {
-  amoKernel<<<1, 1, 0, stream>>>(addr, op, size, value, cond, result);
-  return cudaGetLastError();
 }
 
 }  // namespace gshmem::device
@@ -142,7 +124,7 @@ void gshmemx_putmem_signal_on_stream(void* dest, const void* source, size_t nbyt
   checkSig(call, sig_addr);
   if (sig_op != GSHMEM_SIGNAL_SET && sig_op != GSHMEM_SIGNAL_ADD) fatal(call, "signal operation %d is not SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD", sig_op);
   const size_t off = static_cast<char*>(dest) - g_region.base;
-  if (nbytes > kKernelCopyMax && backendPeerPtr(pe, off)) {  // copy engine, then the signal in stream order
+  if (backendPeerPtr(pe, off)) {  // the dispatched copy, then the signal in stream order
     rmaOnStream(call, dest, source, nbytes, pe, stream, false);
     signalKernel<<<1, 1, 0, stream>>>(h, sig_addr, signal, sig_op, pe);
   } else {

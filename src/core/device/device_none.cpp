@@ -1,4 +1,4 @@
-// DEVICE (issue 5): the backend of a build without CUDA: no device heap, and the stream-ordered calls end the job
+// The backend of a build without CUDA: no device heap, and the stream-ordered calls end the job
 // with a message naming the missing piece.
 #include "core/device/device.hpp"
 #include "shmemx.h"

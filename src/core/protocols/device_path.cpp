@@ -1,4 +1,4 @@
-// PROTO (issue 6): device-memory protocol choice and dispatch (design in device_path.hpp).
+// Device-memory path classes and decision tables (design in device_path.hpp).
 #include "core/protocols/device_path.hpp"
 
 #include <cuda_runtime.h>
@@ -12,9 +12,6 @@
 #include "base/config.hpp"
 #include "base/log.hpp"
 #include "base/topology/topology.hpp"
-#include "core/device/device.hpp"
-#include "core/protocols/p2p_copy.hpp"
-#include "core/protocols/staged_pipeline.hpp"
 #include "core/runtime.hpp"
 
 namespace gshmem::protocols {
@@ -30,10 +27,6 @@ struct PathState {
   std::atomic<int> forced{static_cast<int>(ProtocolId::None)};
 };
 PathState g;
-
-struct Card {  // exchanged through the bootstrap
-  char bus_id[32];
-};
 
 /// The machine topology, loaded at most once per process (the machine does not change between init and
 /// finalize, so it outlives devicePathFinalize). ok and topo are written only inside loadOnce's call_once and
@@ -120,16 +113,6 @@ PathType gpuClass(int me_dev, int peer_dev) {
   return cudaNvLinkLike(me_dev, peer_dev) ? PathType::NvLink : PathType::Pxb;
 }
 
-bool isDevice(const void* p) {
-  if (device::owns(p)) return true;
-  cudaPointerAttributes a;
-  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
-    cudaGetLastError();
-    return false;
-  }
-  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
-}
-
 bool reaches(ProtocolId id, const PeerPath& p, MemPair m) {
   return id != ProtocolId::None && protocolDesc(id).reaches(p, m);
 }
@@ -146,15 +129,8 @@ bool deviceProtocolsAvailable() {
   return n > 0;
 }
 
-void devicePathInit(const char* call, int dev, char* heap_base) {
+void devicePathInit(int dev, const std::vector<std::string>& bus_of, const std::vector<bool>& mapped) {
   const int n = g_rt.n_pes, me = g_rt.my_pe;
-  Card mine{};
-  if (cudaDeviceGetPCIBusId(mine.bus_id, sizeof mine.bus_id, dev) != cudaSuccess)
-    fatal(call, "cannot read the PCI bus id of GPU %d", dev);
-  std::vector<Card> cards(n);
-  if (isError(g_rt.bootstrap->allGather(&mine, cards.data(), sizeof mine))) fatal(call, "bootstrap allgather failed");
-  stagedInit(call, dev, heap_base);  // collective
-  if (cudaError_t e = loadSmCopy(); e != cudaSuccess) fatal(call, "cannot load the p2p_sm copy kernel: %s", cudaGetErrorString(e));
   const TopoState& ts = loadOnce();
   if (params().INFO && me == 0 && !g_topo.printed) {
     g_topo.printed = true;
@@ -170,27 +146,27 @@ void devicePathInit(const char* call, int dev, char* heap_base) {
       fprintf(stderr, "gshmem:   topology: hwloc topology not available; GPU classes from the CUDA heuristic\n");
     }
   }
-  const int myGpu = ts.ok ? ts.topo.gpuByBusId(mine.bus_id) : -1;
+  const int myGpu = ts.ok ? ts.topo.gpuByBusId(bus_of[me]) : -1;
   g.path.assign(n, PeerPath{});
   g.has.assign(n, false);
   g.table.assign(n, nullptr);
   g.fromTopo.assign(n, false);
   for (int pe = 0; pe < n; ++pe) {
-    if (pe == me || g_rt.node_of[pe] != g_rt.node_of[me]) continue;
+    if (pe == me || g_rt.node_of[pe] != g_rt.node_of[me] || bus_of[pe].empty()) continue;
     PathType cls;
-    const int peerGpu = myGpu >= 0 ? ts.topo.gpuByBusId(cards[pe].bus_id) : -1;
+    const int peerGpu = myGpu >= 0 ? ts.topo.gpuByBusId(bus_of[pe]) : -1;
     if (peerGpu >= 0) {
       cls = ts.topo.gpuPath(myGpu, peerGpu).type;
       g.fromTopo[pe] = true;
     } else {
       int pdev = -1;
-      if (cudaDeviceGetByPCIBusId(&pdev, cards[pe].bus_id) != cudaSuccess) {
+      if (cudaDeviceGetByPCIBusId(&pdev, bus_of[pe].c_str()) != cudaSuccess) {
         cudaGetLastError();
         pdev = -1;
       }
       cls = gpuClass(dev, pdev);
     }
-    g.path[pe] = PeerPath{cls, true, device::backendPeerPtr(pe, 0) != nullptr};
+    g.path[pe] = PeerPath{cls, true, mapped[pe]};
     g.has[pe] = true;
   }
   // Build every table first (addPeer may move earlier ones), then keep pointers.
@@ -220,7 +196,6 @@ void devicePathInit(const char* call, int dev, char* heap_base) {
 
 void devicePathFinalize() {
   if (!g.ready) return;
-  stagedFinalize();
   g.ready = false;
   g.table.clear();
 }
@@ -254,37 +229,6 @@ ProtocolId deviceChoice(int pe, MemPair m, Direction d, std::size_t n) {
   ProtocolId f = static_cast<ProtocolId>(g.forced.load(std::memory_order_relaxed));
   if (f != ProtocolId::None && reaches(f, g.path[pe], m)) return f;
   return g.table[pe] ? g.table[pe]->lookup(m, d, n) : ProtocolId::None;
-}
-
-bool deviceRma(const char* call, int pe, std::size_t off, void* local, std::size_t n, Direction d, CUstream_st* stream,
-               bool blocking) {
-  if (!g.ready || static_cast<unsigned>(pe) >= g.has.size() || !g.has[pe]) return false;
-  const MemPair m = isDevice(local) ? MemPair::DevDev : MemPair::HostDev;
-  const ProtocolId proto = deviceChoice(pe, m, d, n);
-  const bool put = d == Direction::Put;
-  switch (proto) {
-    case ProtocolId::P2pCe:
-    case ProtocolId::P2pSm: {
-      char* peer = static_cast<char*>(device::backendPeerPtr(pe, off));
-      if (!peer) return false;  // not mapped: the caller's path
-      void* dst = put ? static_cast<void*>(peer) : local;
-      const void* src = put ? static_cast<const void*>(local) : peer;
-      cudaError_t e = proto == ProtocolId::P2pCe ? cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, stream)
-                                                 : launchSmCopy(dst, src, n, stream);
-      if (e == cudaSuccess && blocking) e = cudaStreamSynchronize(stream);
-      if (e != cudaSuccess)
-        fatal(call, "%s %s of %zu bytes to PE %d failed: %s", protocolName(proto), directionName(d), n, pe,
-              cudaGetErrorString(e));
-      return true;
-    }
-    case ProtocolId::Staged:
-      if (!stagedReady()) return false;
-      if (put) stagedPut(call, pe, off, local, n, stream);
-      else stagedGet(call, pe, off, local, n, stream);
-      return true;
-    default:
-      return false;
-  }
 }
 
 }  // namespace gshmem::protocols

@@ -1,7 +1,9 @@
-// PROTO (issue 6): SM copy kernel of the p2p_sm protocol (stores over NVLink into the peer's mapped heap).
-#include "core/protocols/p2p_copy.hpp"
+// The protocols' kernels: the p2p_sm copy (stores over NVLink into the peer's mapped heap) and the atomic.
+#include "core/protocols/kernels.hpp"
 
 #include <cstdint>
+
+#include "gshmem/device/api.cuh"
 
 namespace gshmem::protocols {
 
@@ -30,6 +32,14 @@ __global__ void __launch_bounds__(kThreads) copy1(char* __restrict__ dst, const 
     dst[i] = src[i];
 }
 
+__global__ void amoKernel(void* addr, uint32_t op, unsigned size, uint64_t value, uint64_t cond, uint64_t* result) {
+  if (size == 8)
+    *result = dev::detail::atomicOn<unsigned long long>(static_cast<unsigned long long*>(addr), op, value, cond);
+  else
+    *result = dev::detail::atomicOn<unsigned int>(static_cast<unsigned int*>(addr), op, static_cast<unsigned>(value),
+                                                  static_cast<unsigned>(cond));
+}
+
 int blocksFor(std::size_t units) {
   std::size_t b = (units + kThreads * 4 - 1) / (kThreads * 4);
   return static_cast<int>(b < 1 ? 1 : b > kMaxBlocks ? kMaxBlocks : b);
@@ -49,10 +59,17 @@ cudaError_t launchSmCopy(void* dst, const void* src, std::size_t n, cudaStream_t
   return cudaGetLastError();
 }
 
-cudaError_t loadSmCopy() {
+cudaError_t launchAmo(void* addr, uint32_t op, unsigned size, uint64_t value, uint64_t cond, uint64_t* result,
+                      cudaStream_t stream) {
+  amoKernel<<<1, 1, 0, stream>>>(addr, op, size, value, cond, result);
+  return cudaGetLastError();
+}
+
+cudaError_t loadKernels() {
   cudaFuncAttributes a;
   cudaError_t e = cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(copy16));
   if (e == cudaSuccess) e = cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(copy1));
+  if (e == cudaSuccess) e = cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(amoKernel));
   return e;
 }
 

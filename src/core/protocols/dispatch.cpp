@@ -1,0 +1,189 @@
+// The dispatch site for device-memory transfers (contract in dispatch.hpp).
+#include "core/protocols/dispatch.hpp"
+
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/config.hpp"
+#include "core/protocols/device_path.hpp"
+#include "core/protocols/kernels.hpp"
+#include "core/protocols/staged_pipeline.hpp"
+#include "core/protocols/staged_ucx.hpp"
+#include "core/runtime.hpp"
+#include "transports/cuda_ipc/cuda_ipc.hpp"
+#include "transports/shm/shm_channel.hpp"
+
+namespace gshmem::protocols {
+
+namespace {
+
+struct State {
+  bool ready = false;
+  int me = -1;
+  DeviceHeapDesc heap;
+  std::unique_ptr<CudaIpcTransport> ipc;
+  ShmChannel channel;
+  std::vector<std::string> why;  // per PE: the cuda_ipc transport's reason, for GSHMEM_INFO
+};
+State g;
+
+Status cudaFailed(const char* what, cudaError_t e) {
+  GSHMEM_LOG_ERROR(TRANSPORT, "%s failed: %s", what, cudaGetErrorString(e));
+  return Status::SystemError;
+}
+
+/// Whether @p p is device memory: the heap without asking the driver, anything else by its attributes.
+bool isDevice(const void* p) {
+  const std::size_t o = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(g.heap.base);
+  if (o < g.heap.bytes) return true;
+  cudaPointerAttributes a;
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
+}
+
+/// The direct protocols: a copy through the peer's mapping at @p peer (p2p_ce or p2p_sm).
+Status direct(ProtocolId proto, char* peer, void* local, std::size_t n, Direction d, CUstream_st* stream,
+              bool blocking) {
+  const bool put = d == Direction::Put;
+  void* dst = put ? static_cast<void*>(peer) : local;
+  const void* src = put ? static_cast<const void*>(local) : peer;
+  if (proto == ProtocolId::P2pSm) {
+    if (cudaError_t e = launchSmCopy(dst, src, n, stream); e != cudaSuccess) return cudaFailed("p2p_sm copy", e);
+  } else {
+    GSHMEM_CHECK(g.ipc->copyOnStream(dst, src, n, stream));
+  }
+  return blocking ? g.ipc->syncStream(stream) : Status::Ok;
+}
+
+Status channelConfig(const Params& p, ShmChannelConfig* cfg, std::string* err) {
+  cfg->depth = static_cast<int>(p.STAGED_DEPTH);
+  if (cfg->depth < 2 || cfg->depth > 16) {
+    *err = "GSHMEM_STAGED_DEPTH=" + std::to_string(cfg->depth) + " is not between 2 and 16";
+    return Status::InvalidArgument;
+  }
+  cfg->slot_bytes = (p.STAGED_CHUNK + 4095) & ~std::size_t(4095);
+  if (cfg->slot_bytes < (std::size_t(256) << 10) || cfg->slot_bytes > (std::size_t(256) << 20)) {
+    *err = "GSHMEM_STAGED_CHUNK=" + formatSize(p.STAGED_CHUNK) + " is not between 256K and 256M";
+    return Status::InvalidArgument;
+  }
+  cfg->enable = p.TRANSPORTS != "ucx";  // forced UCX: no shm channel, device memory of unmapped peers over UCX
+  return Status::Ok;
+}
+
+void printRoutes() {
+  for (int pe = 0; pe < g_rt.n_pes; ++pe)
+    fprintf(stderr, "gshmem:   device PE %d -> PE %d: %s (%s)\n", g.me, pe, deviceRoute(pe), g.why[pe].c_str());
+}
+
+}  // namespace
+
+Status deviceInit(const DeviceHeapDesc& heap, std::string* err) {
+  Bootstrap& bs = *g_rt.bootstrap;
+  g.me = bs.rank();
+  g.heap = heap;
+  ShmChannelConfig ccfg;
+  GSHMEM_CHECK(channelConfig(params(), &ccfg, err));
+  *err = "cannot connect the device transports (cuda_ipc, shm channel); run with GSHMEM_LOG_LEVEL=INFO for details";
+  if (cudaError_t e = loadKernels(); e != cudaSuccess) return cudaFailed("loading the protocol kernels", e);
+  g.ipc = cudaIpcTransportCreate(CudaIpcConfig{heap.device, heap.p2p});
+  std::vector<PeerReach> reach;
+  GSHMEM_CHECK(g.ipc->connect(bs, {LocalRegion{heap.base, heap.bytes, -1, MemKind::Device}}, &reach));
+  GSHMEM_CHECK(g.channel.connect(bs, ccfg));
+  GSHMEM_CHECK(stagedInit(bs, StagedConfig{heap.device, heap.base, &g.channel}));
+  const int n = bs.size();
+  StagedUcxConfig ucfg;
+  ucfg.device = heap.device;
+  ucfg.heap = heap.base;
+  ucfg.depth = ccfg.depth;
+  ucfg.slot_bytes = ccfg.slot_bytes < (std::size_t(1) << 20) ? ccfg.slot_bytes : std::size_t(1) << 20;
+  ucfg.need.assign(n, false);
+  for (int pe = 0; pe < n; ++pe) ucfg.need[pe] = pe != g.me && !g.ipc->peerBase(pe) && !g.channel.reaches(pe);
+  if (Status st = stagedUcxInit(bs, ucfg); isError(st)) {
+    *err = st == Status::Unsupported ? "device memory of PEs no device transport reaches needs UCX, and this build "
+                                       "has no UCX"
+                                     : "cannot set up the staged protocol over UCX; run with GSHMEM_LOG_LEVEL=INFO";
+    return st;
+  }
+  std::vector<std::string> bus(n);
+  std::vector<bool> mapped(n);
+  g.why.assign(n, std::string());
+  for (int pe = 0; pe < n; ++pe) {
+    bus[pe] = g.ipc->peerBusId(pe);
+    mapped[pe] = g.ipc->peerBase(pe) != nullptr;
+    g.why[pe] = reach[pe].why;
+  }
+  devicePathInit(heap.device, bus, mapped);
+  g.ready = true;
+  err->clear();
+  if (params().INFO && g.me == 0) printRoutes();
+  return Status::Ok;
+}
+
+void deviceFinalize() {
+  if (!g.ready) return;
+  Bootstrap& bs = *g_rt.bootstrap;
+  devicePathFinalize();
+  stagedUcxFinalize(bs);  // collective
+  stagedFinalize(bs);     // collective: no request in flight after it
+  g.channel.disconnect();
+  g.ipc->disconnect();
+  (void)bs.barrier();  // every PE closed its mappings before any heap is freed
+  g.ipc.reset();
+  g.ready = false;
+  g.heap = DeviceHeapDesc{};
+}
+
+char* devicePeerBase(int pe) { return g.ready ? g.ipc->peerBase(pe) : nullptr; }
+
+const char* deviceRoute(int pe) {
+  if (!g.ready) return "none";
+  if (pe == g.me) return "self";
+  if (g.ipc->peerBase(pe)) return "p2p/cuda_ipc";
+  if (stagedReaches(pe)) return "staged/shm";
+  if (stagedUcxReaches(pe)) return "staged/ucx";
+  return "none";
+}
+
+Status deviceRma(int pe, std::size_t off, void* local, std::size_t n, Direction d, CUstream_st* stream, bool blocking,
+                 Initiator who) {
+  if (!g.ready) return Status::Unsupported;
+  if (!n) return Status::Ok;
+  char* peer = g.ipc->peerBase(pe);
+  ProtocolId proto = peer ? ProtocolId::P2pCe : ProtocolId::Staged;
+  if (who == Initiator::Host && pe != g.me) {
+    const MemPair m = isDevice(local) ? MemPair::DevDev : MemPair::HostDev;
+    const ProtocolId chosen = deviceChoice(pe, m, d, n);
+    if (chosen == ProtocolId::Staged || (peer && (chosen == ProtocolId::P2pCe || chosen == ProtocolId::P2pSm)))
+      proto = chosen;
+  }
+  if (proto == ProtocolId::Staged) {
+    if (stagedReaches(pe)) return stagedTransfer(pe, off, local, n, d, stream);
+    if (stagedUcxReaches(pe)) return stagedUcxTransfer(pe, off, local, n, d, stream);
+    if (!peer) return Status::Unsupported;
+    proto = ProtocolId::P2pCe;
+  }
+  return direct(proto, peer + off, local, n, d, stream, blocking);
+}
+
+Status deviceAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value, uint64_t cond, CUstream_st* stream,
+                 uint64_t* pinned, uint64_t* result) {
+  if (!g.ready) return Status::Unsupported;
+  if (char* peer = g.ipc->peerBase(pe)) {
+    if (cudaError_t e = launchAmo(peer + off, static_cast<uint32_t>(op), size, value, cond, pinned, stream);
+        e != cudaSuccess)
+      return cudaFailed("atomic kernel", e);
+    GSHMEM_CHECK(g.ipc->syncStream(stream));
+    *result = *reinterpret_cast<volatile uint64_t*>(pinned);
+    return Status::Ok;
+  }
+  if (stagedReaches(pe)) return stagedAmo(pe, off, op, size, value, cond, result);
+  return stagedUcxAmo(pe, off, op, size, value, cond, result);
+}
+
+}  // namespace gshmem::protocols

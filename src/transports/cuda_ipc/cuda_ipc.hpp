@@ -1,0 +1,64 @@
+// The cuda_ipc transport: GPU memory mapped between PEs of one node through CUDA IPC handles. A peer whose device
+// heap is mapped here is reached by SM loads/stores through its peer pointer (kernels) and by copy-engine copies on
+// streams (cudaMemcpyAsync through the mapping). Only Device regions; no CUDA types in this header (streams are
+// CUstream_st*). Errors come back as Status with the CUDA error logged once (subsystem TRANSPORT).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "transports/transport.hpp"
+
+struct CUstream_st;
+
+namespace gshmem {
+
+/// Typed configuration.
+struct CudaIpcConfig {
+  int device = -1;     ///< this PE's CUDA device (current at connect)
+  bool enable = true;  ///< false: map no peer (GSHMEM_P2P=0); this PE's own heap is still reported mapped
+};
+
+class CudaIpcTransport final : public Transport {
+ public:
+  explicit CudaIpcTransport(const CudaIpcConfig& cfg) : cfg_(cfg) {}
+  ~CudaIpcTransport() override { disconnect(); }
+  const char* name() const override { return "cuda_ipc"; }
+  unsigned memKinds() const override { return 1u << static_cast<int>(MemKind::Device); }
+
+  /// Collective. `regions`: exactly one Device region (the device heap, the base of a cudaMalloc). Exchanges IPC
+  /// handles and PCI bus ids; opens the handle of every peer of the node whose GPU this GPU can access.
+  Status connect(Bootstrap& bs, const std::vector<LocalRegion>& regions, std::vector<PeerReach>* out) override;
+  /// Close the peer mappings. Not collective: the caller synchronizes before the memory is freed.
+  void disconnect() override;
+
+  /// Copy-engine put/get through the mapping on the transport's own stream; putNbi completes at quiet().
+  Status putNbi(const RemoteAddr& dst, const void* src, std::size_t n) override;
+  Status get(const RemoteAddr& src, void* dst, std::size_t n) override;
+  Status quiet() override;
+
+  /// Device address of `pe`'s device region as mapped here (this PE: its own base), or nullptr.
+  char* peerBase(int pe) const {
+    return static_cast<unsigned>(pe) < peer_.size() ? peer_[pe] : nullptr;
+  }
+  /// The PCI bus id of `pe`'s GPU ("" when it has no device region); known for every PE after connect.
+  const std::string& peerBusId(int pe) const { return bus_[pe]; }
+  /// Copy `n` bytes with the copy engine, ordered after earlier work on `stream`; not waited for. `dst` or `src`
+  /// is usually a peer pointer (peerBase + offset).
+  Status copyOnStream(void* dst, const void* src, std::size_t n, CUstream_st* stream);
+  /// Wait for everything issued on `stream`.
+  Status syncStream(CUstream_st* stream);
+
+ private:
+  CudaIpcConfig cfg_;
+  int me_ = -1;
+  std::vector<char*> peer_;     ///< per PE: mapped base, nullptr when not mapped
+  std::vector<bool> opened_;    ///< per PE: peer_ came from cudaIpcOpenMemHandle (closed at disconnect)
+  std::vector<std::string> bus_;
+  CUstream_st* stream_ = nullptr;
+};
+
+/// Create the cuda_ipc transport (a CUDA build only; the core does not ask for it otherwise).
+std::unique_ptr<CudaIpcTransport> cudaIpcTransportCreate(const CudaIpcConfig& cfg);
+
+}  // namespace gshmem

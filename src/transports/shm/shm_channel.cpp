@@ -1,0 +1,86 @@
+// The shm request channel (design in shm_channel.hpp).
+#include "transports/shm/shm_channel.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "base/log.hpp"
+
+namespace gshmem {
+
+Status ShmChannel::connect(Bootstrap& bs, const ShmChannelConfig& cfg) {
+  if (cfg.depth < 2 || cfg.depth > 16 || cfg.slot_bytes == 0 || cfg.slot_bytes % 4096) return Status::InvalidArgument;
+  const int n = bs.size();
+  me_ = bs.rank();
+  depth_ = cfg.depth;
+  slot_ = cfg.slot_bytes;
+  chan_ = kCtlBytes + slot_ * static_cast<std::size_t>(depth_);
+  seg_size_ = cfg.enable ? chan_ * static_cast<std::size_t>(n) : 0;
+  LocalRegion seg;
+  if (cfg.enable) {
+    int fd = memfd_create("gshmem-channel", MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, static_cast<off_t>(seg_size_)) != 0) {
+      GSHMEM_LOG_ERROR(SHM, "cannot create the %zu-byte request-channel segment: %s", seg_size_, strerror(errno));
+      if (fd >= 0) close(fd);
+      return Status::SystemError;
+    }
+    void* m = mmap(nullptr, seg_size_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (m == MAP_FAILED) {
+      GSHMEM_LOG_ERROR(SHM, "cannot map the request-channel segment: %s", strerror(errno));
+      close(fd);
+      return Status::SystemError;
+    }
+    own_ = static_cast<char*>(m);
+    for (int s = 0; s < n; ++s) std::memset(own_ + chan_ * s, 0, kCtlBytes);  // sequences and counters at 0
+    seg = LocalRegion{own_, seg_size_, fd, MemKind::Host};
+  }
+  std::vector<std::vector<char*>> mapped;
+  Status st = shmMapPeers(bs, {seg}, &mapped, &maps_);
+  if (seg.fd >= 0) close(seg.fd);
+  if (isError(st)) {
+    disconnect();
+    return st;
+  }
+  seg_of_.assign(n, nullptr);
+  if (cfg.enable)
+    for (int pe = 0; pe < n; ++pe) seg_of_[pe] = mapped[pe][0];
+  seq_.assign(n, 0);
+  served_.assign(n, 0);
+  return Status::Ok;
+}
+
+void ShmChannel::disconnect() {
+  for (auto& m : maps_) munmap(m.first, m.second);
+  maps_.clear();
+  if (own_) munmap(own_, seg_size_);
+  own_ = nullptr;
+  seg_of_.clear();
+}
+
+uint64_t ShmChannel::post(int target, const ChannelRequest& r) {
+  Control* c = control(target, me_);
+  c->r = r;
+  const uint64_t s = ++seq_[target];
+  c->req.v.store(s, std::memory_order_release);
+  return s;
+}
+
+bool ShmChannel::next(int sender, ChannelRequest* r) {
+  Control* c = control(me_, sender);
+  const uint64_t q = c->req.v.load(std::memory_order_acquire);
+  if (q == served_[sender]) return false;
+  served_[sender] = q;
+  *r = c->r;
+  return true;
+}
+
+void ShmChannel::reply(int sender, uint64_t result) {
+  Control* c = control(me_, sender);
+  c->result = result;
+  c->reply.v.store(served_[sender], std::memory_order_release);
+}
+
+}  // namespace gshmem

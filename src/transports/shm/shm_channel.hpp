@@ -1,0 +1,120 @@
+// The shm request channel: a request from this PE to a server thread of another PE on the node, a reply, and a
+// pipeline of bounce-buffer slots between the two. It carries what a peer must do itself because this PE cannot
+// touch the memory (device memory without P2P): the server acts on its own memory and answers.
+//
+// Layout: every PE creates one memfd segment, mapped by every PE of its node (shmMapPeers). The segment of target
+// t holds one channel per sender s: a control page (request, reply and two pipeline counters, one cache line each)
+// and `depth` slots of `slot_bytes`. Everything of channel s -> t lives in t's segment; both processes load and
+// store it through their mappings. Sequences and chunk counters only grow (they never reset).
+//
+// Protocol: the sender writes the request, then bumps `req` (release); the server sees req != served, acts, writes
+// the result, then sets `reply` = req (release). A pipeline of k chunks uses global chunk indices first..first+k-1;
+// chunk g lives in slot g % depth; the producer publishes produced = g+1 once chunk g is in its slot, the consumer
+// consumed = g+1 once it drained it. Threading: one initiating thread per (sender, target) at a time (callers
+// serialize), one server thread per PE. No call allocates, locks or makes a syscall after connect.
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "transports/shm/shm_map.hpp"
+
+namespace gshmem {
+
+/// Typed configuration of the channel.
+struct ShmChannelConfig {
+  std::size_t slot_bytes = std::size_t(2) << 20;  ///< bytes per pipeline slot (a multiple of 4096)
+  int depth = 4;                                 ///< slots per (sender, target) pair, 2..16
+  bool enable = true;  ///< false: take part in the collective setup but reach nobody (every peer is remote)
+};
+
+/// One request. `op` and the meaning of the fields belong to the user of the channel (the staged protocol).
+struct alignas(64) ChannelRequest {
+  uint32_t op = 0, aux = 0;
+  uint64_t off = 0, n = 0, value = 0, cond = 0, first = 0, chunk = 0;
+};
+static_assert(sizeof(ChannelRequest) == 64, "a request is one cache line");
+
+class ShmChannel {
+ public:
+  ShmChannel() = default;
+  ShmChannel(const ShmChannel&) = delete;
+  ShmChannel& operator=(const ShmChannel&) = delete;
+  ~ShmChannel() { disconnect(); }
+
+  /// Collective over all PEs (same configuration everywhere). Creates this PE's segment and maps those of the
+  /// other PEs of the node.
+  Status connect(Bootstrap& bs, const ShmChannelConfig& cfg);
+  /// Unmap every segment. Not collective: callers make sure no peer still uses them (a barrier before).
+  void disconnect();
+
+  /// Whether a channel to (and from) `pe` exists: same node, not this PE, enabled.
+  bool reaches(int pe) const {
+    return static_cast<unsigned>(pe) < seg_of_.size() && pe != me_ && seg_of_[pe] != nullptr;
+  }
+  int depth() const { return depth_; }
+  std::size_t slotBytes() const { return slot_; }
+
+  // ---- Initiator (one thread per target at a time)
+  /// Publish `r` to `target`'s server. Returns the request's sequence number.
+  uint64_t post(int target, const ChannelRequest& r);
+  /// True once the server answered request `seq`; then *result holds its result.
+  bool replied(int target, uint64_t seq, uint64_t* result) const {
+    const Control* c = control(target, me_);
+    if (c->reply.v.load(std::memory_order_acquire) != seq) return false;
+    *result = c->result;
+    return true;
+  }
+
+  // ---- Server (this PE's server thread only)
+  /// True when `sender` posted a request not served yet; *r is a copy of it.
+  bool next(int sender, ChannelRequest* r);
+  /// Answer the request last returned by next(sender).
+  void reply(int sender, uint64_t result);
+
+  // ---- The pipeline of channel sender -> target
+  char* slot(int target, int sender, uint64_t chunk_index) const {
+    return seg_of_[target] + chan_ * sender + kCtlBytes + slot_ * (chunk_index % depth_);
+  }
+  std::atomic<uint64_t>& produced(int target, int sender) const { return control(target, sender)->produced.v; }
+  std::atomic<uint64_t>& consumed(int target, int sender) const { return control(target, sender)->consumed.v; }
+  /// Start and length of channel sender -> target as mapped here (what a process that DMAs into it registers).
+  char* channelBase(int target, int sender) const { return seg_of_[target] + chan_ * sender; }
+  std::size_t channelBytes() const { return chan_; }
+  /// This PE's whole segment (every sender's channel to it).
+  char* ownSegment() const { return seg_of_.empty() ? nullptr : seg_of_[me_]; }
+  std::size_t segmentBytes() const { return seg_size_; }
+
+ private:
+  static constexpr std::size_t kCtlBytes = 4096;
+  struct alignas(64) Line {
+    std::atomic<uint64_t> v;
+    char pad[56];
+  };
+  struct Control {
+    Line req;             ///< request sequence (sender -> server)
+    ChannelRequest r;
+    Line reply;           ///< sequence of the request answered (server -> sender)
+    uint64_t result;      ///< written before reply
+    char pad[56];
+    Line produced;        ///< chunks whose data is in their slot (written by the producer)
+    Line consumed;        ///< chunks drained from their slot (written by the consumer)
+  };
+  static_assert(sizeof(Control) <= kCtlBytes, "control page");
+
+  Control* control(int target, int sender) const {
+    return reinterpret_cast<Control*>(seg_of_[target] + chan_ * sender);
+  }
+
+  int me_ = -1;
+  int depth_ = 0;
+  std::size_t slot_ = 0, chan_ = 0, seg_size_ = 0;
+  char* own_ = nullptr;               ///< this PE's segment as created (unmapped at disconnect)
+  std::vector<char*> seg_of_;         ///< each PE's segment as mapped here (nullptr: not reached)
+  std::vector<ShmMapping> maps_;      ///< peers' segments mapped here
+  std::vector<uint64_t> seq_;         ///< initiator: last request sequence, per target
+  std::vector<uint64_t> served_;      ///< server: last request sequence seen, per sender
+};
+
+}  // namespace gshmem
