@@ -12,7 +12,10 @@
 #include <mutex>
 #include <thread>
 
+#include "base/config.hpp"
 #include "base/log.hpp"
+#include "core/runtime/init.hpp"
+#include "core/runtime/runtime.hpp"
 #include "core/protocols/kernels.hpp"
 #include "core/protocols/staged_common.hpp"
 #include "transports/shm/shm_channel.hpp"
@@ -246,11 +249,16 @@ Status setup(Bootstrap& bs) {
   g.seg = static_cast<char*>(m);
   UCXS_TRY(cudaHostRegister(g.seg, g.bytes, cudaHostRegisterPortable));
   g.registered = true;
-  g.ucx = ucxTransportCreate();
+  TransportConfig tc;  // the runtime's UCX settings; puts leave at once (aggregate 0): a waiter polls for each word
+  tc.thread_level = g_rt.thread_level;
+  tc.timeout_s = params().TIMEOUT > 0 ? params().TIMEOUT : 0;
+  tc.wait_spins = g_rt.wait_spins;
+  tc.aggregate = 0;
+  tc.on_peer_lost = [](int pe, const char* why) { peerLost(pe, why); };
+  g.ucx = ucxTransportCreate(tc);
   if (!g.ucx) return Status::Unsupported;
   std::vector<PeerReach> reach;
   GSHMEM_CHECK(g.ucx->connect(bs, {LocalRegion{g.seg, g.bytes, -1, MemKind::Host}}, &reach));
-  (void)g.ucx->tune("aggregate", 0);  // every word goes out at once: a waiter polls for it
   g.lock.clear();
   for (int pe = 0; pe < g.n; ++pe) g.lock.push_back(std::make_unique<std::mutex>());
   g.out.assign(g.n, Side{});
