@@ -13,7 +13,7 @@ extern "C" {
 /** Wall-clock time in seconds since an arbitrary fixed point (monotonic, not synchronized across PEs). */
 double shmemx_wtime(void);
 
-/* ---- GPU memory (DEVICE: issue 5). Present in every build; without CUDA or a GPU the device heap is absent:
+/* ---- GPU memory. Present in every build; without CUDA or a GPU the device heap is absent:
  * gshmemx_device_available() returns 0 and allocations return NULL. */
 /** shmem_malloc_with_hints hint: allocate from the device (GPU) symmetric heap (GSHMEM_SYMMETRIC_SIZE_DEVICE). */
 #define GSHMEMX_MALLOC_DEVICE (1L << 20)

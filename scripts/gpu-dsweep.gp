@@ -1,4 +1,4 @@
-# PROTO (issue 6): plot of the device-initiated sweep (benchmarks/gpu/dsweep.cu; CSV mode,scope,bytes,us,GBps,verified),
+# plot of the device-initiated sweep (benchmarks/gpu/dsweep.cu; CSV mode,scope,bytes,us,GBps,verified),
 # one panel per scope.
 #   sort -t, -k1,1 -k2,2 -k3,3n dsweep.csv > s.csv && gnuplot -e "csv='s.csv'; png='docs/img/gpu-dsweep.png'" scripts/gpu-dsweep.gp
 set datafile separator ","

@@ -1,5 +1,5 @@
 #!/bin/bash
-# DEVICE (issue 5): on the 2-GPU machine, run the GPU tests and GPU benchmarks with 2 PEs (one GPU each) under
+# on the 2-GPU machine, run the GPU tests and GPU benchmarks with 2 PEs (one GPU each) under
 # mpirun, with CUDA IPC P2P (GSHMEM_P2P=1) and through the CPU proxy (GSHMEM_P2P=0), then the same benchmarks with
 # NVSHMEM (benchmarks/gpu/peers/nvshmem_bench.cu, built here against the NVSHMEM Python package), and print a summary.
 # The P2P benchmark gets --variants (block-put tuning variants) unless GPU_BENCH_ARGS says otherwise.
@@ -63,7 +63,7 @@ for t in put_lat get_lat put_bw; do
     grep -E "^(8|4096|65536|1048576|4194304) " "$OUT/osu_cuda_$t.log" | sed "s/^/osu $t cuda: /" >> "$OUT/summary.txt"
   fi
 done
-# PROTO (issue 6): device-initiated put sweep (benchmarks/gpu/dsweep.cu) unless DSWEEP=0: SM stores, the proxy's
+# device-initiated put sweep (benchmarks/gpu/dsweep.cu) unless DSWEEP=0: SM stores, the proxy's
 # copy engine and the automatic choice interleaved (P2P on), then the staged pipeline (P2P off).
 if [ "${DSWEEP:-1}" != 0 ] && [ -x "$B/benchmarks/gpu/gshmem_dsweep" ]; then
   : > "$OUT/dsweep.csv"

@@ -1,4 +1,4 @@
-# PROTO (issue 6): plot of scripts/gpu-sweep.sh's sweep.csv (mode,bytes,us,GBps,protocol,verified).
+# plot of scripts/gpu-sweep.sh's sweep.csv (mode,bytes,us,GBps,protocol,verified).
 #   gnuplot -e "csv='sweep.csv'; png='docs/img/gpu-sweep.png'" scripts/gpu-sweep.gp
 set datafile separator ","
 set terminal pngcairo size 1000,600 font "sans,10"

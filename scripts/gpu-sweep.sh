@@ -1,5 +1,5 @@
 #!/bin/bash
-# PROTO (issue 6): device-to-device put sweep, 2 PEs on 2 GPUs, each protocol forced and automatic.
+# device-to-device put sweep, 2 PEs on 2 GPUs, each protocol forced and automatic.
 #   scripts/gpu-sweep.sh build BUILD_DIR CARRY   (here: build libgshmem, gshmem-calibrate and the sweep into CARRY)
 #   scripts/gpu-sweep.sh run CARRY               (GPU machine: calibrate -> profile, sweeps, table; logs in $OUT)
 # Build dir: cmake -S . -B BUILD_DIR -DCMAKE_CUDA_ARCHITECTURES=90 -DGSHMEM_ENABLE_UCX=OFF -DGSHMEM_ENABLE_HWLOC=OFF

@@ -1,4 +1,4 @@
-// PROTO (issue 6), host memory between two hosts: put + quiet, PE 0 -> PE 1, 8 B..MAX, with each UCX put path
+// host memory between two hosts: put + quiet, PE 0 -> PE 1, 8 B..MAX, with each UCX put path
 // forced and with the automatic choice, interleaved rep by rep in one process (the order rotates every rep; each
 // mode is warmed before its timing), so the comparison is not run-to-run noise between separate launches:
 //   direct  every put is a UCP put (aggregate = 0)

@@ -4,7 +4,7 @@
 #       [--only put_lat,get_lat,fadd,barrier,put_bw,put_signal,broadcast,reduce,fcollect,alltoall]
 # Builds the peer programs with oshcc from benchmarks/osu-like (as benchmarks/compare does), then runs each
 # benchmark with 2 PEs, one per host, alternating gshmem and the peer, and prints a markdown table of medians and
-# ratios (gshmem/peer) against issue 3's targets. Needs root (namespaces); exits 77 with the reason otherwise.
+# ratios (gshmem/peer). Needs root (namespaces); exits 77 with the reason otherwise.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)

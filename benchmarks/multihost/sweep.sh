@@ -1,5 +1,5 @@
 #!/bin/bash
-# PROTO (issue 6), host memory between two hosts: put + quiet from 8 B to 256 MiB between two network-namespace
+# host memory between two hosts: put + quiet from 8 B to 256 MiB between two network-namespace
 # hosts (UCX over TCP on a veth pair), each UCX put path forced and the automatic choice, interleaved in one
 # process by benchmarks/multihost/hsweep.cpp (direct: every put a UCP put; batch: puts up to 2 KiB in the per-peer
 # active-message batch; auto: GSHMEM_UCX_AGGREGATE). Prints the table with auto / best forced.

@@ -1,4 +1,4 @@
-// gshmem C++ convenience layer: memory kinds (DEVICE, issue 5). The C API (<shmem.h>, <shmemx.h>) is the contract.
+// gshmem C++ convenience layer: memory kinds. The C API (<shmem.h>, <shmemx.h>) is the contract.
 #pragma once
 #include <shmem.h>
 #include <shmemx.h>

@@ -1,4 +1,4 @@
-/* DEVICE (issue 5): build common NVSHMEM programs unchanged against gshmem. Include instead of <nvshmem.h> and
+/* build common NVSHMEM programs unchanged against gshmem. Include instead of <nvshmem.h> and
  * <nvshmemx.h> from CUDA sources (nvcc). Maps nvshmem_/nvshmemx_ names and constants onto gshmem's.
  * Not mapped: teams other than the world, device collectives, init through a unique ID (the MPI bootstrap is used:
  * launch with mpirun). */

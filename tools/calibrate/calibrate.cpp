@@ -147,7 +147,7 @@ int main(int argc, char** argv) {
     shmem_free(probe);
   }
   const PeerPath peer = peerPathHost(ctx.sameNode);
-  // PROTO (issue 6): device rows are keyed by the GPU pair's path (class, P2P mapped or not).
+  // device rows are keyed by the GPU pair's path (class, P2P mapped or not).
   PeerPath devPeer = peer;
   const bool haveDev = protocols::devicePeerPath(ctx.peer, &devPeer);
   auto pathFor = [&](MemPair m) { return m == MemPair::HostHost ? peer : devPeer; };

@@ -1,4 +1,4 @@
-// PROTO (issue 6): device rows of gshmem-calibrate: p2p_ce, p2p_sm and staged for device-to-device transfers,
+// device rows of gshmem-calibrate: p2p_ce, p2p_sm and staged for device-to-device transfers,
 // timed through gshmemx_{put,get}mem_on_stream + cudaStreamSynchronize (the call the sweep measures), each
 // protocol forced in turn with protocols::deviceForce (so one run measures all three).
 #include <cuda_runtime.h>

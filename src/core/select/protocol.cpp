@@ -48,8 +48,8 @@ LinkModel p2pCeDefaults(PathType cls, MemPair m, Direction, const char** origin)
 
 bool p2pSmReaches(const PeerPath& p, MemPair m) { return p.sameNode && p.p2p && m == MemPair::DevDev; }
 LinkModel p2pSmDefaults(PathType cls, MemPair, Direction, const char** origin) {
-  // A host-initiated SM copy pays a kernel launch on top of what the copy engine pays: +3.4 us on 2xH200
-  // (calibrated: p2p_ce 8.1 us vs p2p_sm 11.5 us at 8 B with the stream sync, docs/data/gpu-sweep/h200x2.prof).
+  // A host-initiated SM copy pays a kernel launch on top of what the copy engine pays (the calibrated 2xH200
+  // profile, docs/performance-log/data/gpu-sweep-2026-11-22/h200x2.prof).
   double bw = cls == PathType::NvLink ? 369.0 : gpuClassGBps(cls) * 0.9;
   *origin = cls == PathType::NvLink ? "SM stores 369 GB/s (ANCHORS.md); launch +3.4 us over p2p_ce (h200x2.prof)"
                                     : "launch +3.4 us over p2p_ce (h200x2.prof); 0.9 x class bandwidth (topology.hpp)";
