@@ -2,8 +2,8 @@
 // operations on device memory, and the CPU proxy for peers that P2P cannot reach.
 //
 // Proxy design (correct first; the pipelined version is another issue):
-// * GPU -> proxy: a ring of 16-byte words in pinned, mapped host memory (handle__types.cuh). One proxy thread per PE
-//   retires requests in order and publishes `done`, which the GPU polls for quiet, blocking calls and fetch results.
+// * GPU -> proxy: the request ring and its thread (protocols/proxy.hpp), which reaches peers through proxyPut/Get/Amo
+//   below and serves this PE's mailbox between requests.
 // * proxy/host thread -> peer PE: a mailbox in a memfd segment per PE, mapped by every PE of the node through the
 //   shared-memory host transport. Sender s owns inbound[s] and data[s] (1 MiB staging) in the target's segment and
 //   writes its request sequence there; the target's proxy applies the request to its own device heap with
@@ -29,13 +29,13 @@
 #include "core/device/device.hpp"
 #include "core/device/device_kernels.hpp"
 #include "core/protocols/device_path.hpp"  // PROTO (issue 6): protocol choice for off-path put/get
+#include "core/protocols/proxy.hpp"
 
 namespace gshmem::device {
 
 namespace {
 
 constexpr std::size_t kChunk = std::size_t(1) << 20;  ///< mailbox staging bytes per (sender, target)
-constexpr uint32_t kRingSlots = 4096;                 ///< 16-byte words; a request is two
 
 enum MailOp : uint32_t { kMailPut = 1, kMailGet = 2, kMailAmo = 3 };
 
@@ -84,14 +84,8 @@ struct State {
   std::vector<std::unique_ptr<std::mutex>> send_lock;  // per target
   std::vector<uint64_t> sent;                          // per target (under send_lock)
   std::vector<uint64_t> served;                        // per sender (proxy thread only)
-  std::thread proxy;
-  std::atomic<bool> stop{false};
-  ProxyRequest* ring = nullptr;
-  unsigned long long* done = nullptr;
-  unsigned long long* results = nullptr;
-  unsigned long long* d_head = nullptr;
-  cudaStream_t pstream = nullptr;
-  uint64_t* p_result = nullptr;
+  uint64_t* p_result = nullptr;                        // the proxy thread's pinned AMO result
+  cudaStream_t mstream = nullptr;                      // the proxy thread's stream for serving the mailbox
 };
 State g;
 
@@ -135,11 +129,11 @@ bool serveMailbox() {
     uint64_t result = 0;
     char* dst = g.base + in->off;
     switch (in->op) {
-      case kMailPut: copySync(call, dst, dataOf(mine, s), in->n, g.pstream); break;
-      case kMailGet: copySync(call, dataOf(mine, s), dst, in->n, g.pstream); break;
+      case kMailPut: copySync(call, dst, dataOf(mine, s), in->n, g.mstream); break;
+      case kMailGet: copySync(call, dataOf(mine, s), dst, in->n, g.mstream); break;
       case kMailAmo:
         result = amoSync(call, dst, static_cast<AmoOp>(in->aux & 0xff), in->aux >> 8, in->value, in->cond,
-                         g.p_result, g.pstream);
+                         g.p_result, g.mstream);
         break;
       default: fatal(call, "mailbox request %u from PE %d is not valid", in->op, s);
     }
@@ -199,85 +193,21 @@ uint64_t stagedAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t v,
   return mail(pe, kMailAmo, static_cast<uint32_t>(op) | (size << 8), off, 0, v, c, serve);
 }
 
-/// Retire one GPU request (two words at `tail`).
-void proxyExecute(uint64_t tail, uint64_t w0, uint64_t off, uint64_t a0, uint64_t a1) {
-  const char* call = "gshmem proxy";
-  const uint32_t op = w0 & 0xff;
-  const int pe = static_cast<int>((w0 >> 8) & ((1u << kProxyPeBits) - 1));
-  const uint32_t aux = static_cast<uint32_t>(w0 >> 32);
-  if (pe >= g_rt.n_pes) fatal(call, "GPU request %u names PE %d of %d", op, pe, g_rt.n_pes);
-  if (g.peer[pe] != nullptr) {
-    // The copy-engine route (DeviceHandle::ce_min): a large put/get to a P2P-mapped peer, one cudaMemcpyAsync
-    // through the IPC mapping on the proxy's stream, complete before the request retires.
-    if (op == kProxyPut) copySync(call, g.peer[pe] + off, reinterpret_cast<const void*>(a0), aux, g.pstream);
-    else if (op == kProxyGet) copySync(call, reinterpret_cast<void*>(a0), g.peer[pe] + off, aux, g.pstream);
-    else fatal(call, "GPU request %u names PE %d, which is mapped (only puts and gets take the copy engine)", op, pe);
-    return;
-  }
-  unsigned long long* res = &g.results[(tail / 2) % kProxyResults];
-  switch (op) {
-    case kProxyPut: stagedPut(call, pe, off, reinterpret_cast<const void*>(a0), aux, g.pstream, true); break;
-    case kProxyPutV: stagedPut(call, pe, off, &a0, aux, g.pstream, true); break;
-    case kProxyGet: stagedGet(call, pe, off, reinterpret_cast<void*>(a0), aux, g.pstream, true); break;
-    case kProxyGetV: {
-      uint64_t v = 0;
-      stagedGet(call, pe, off, &v, aux, g.pstream, true);
-      *res = v;
-      break;
-    }
-    case kProxyAmo:
-      *res = stagedAmo(pe, off, static_cast<AmoOp>(aux & 0xff), aux >> 8, a0, a1, true);
-      break;
-    default: fatal(call, "GPU request word %#llx is not valid", static_cast<unsigned long long>(w0));
-  }
+// The proxy's way to this PE's peers (protocols/proxy.hpp): a large put/get to a P2P-mapped peer takes the copy
+// engine (DeviceHandle::ce_min): one cudaMemcpyAsync through the IPC mapping, complete before the request retires;
+// any other peer goes through its mailbox, serving our own mailbox while we wait.
+void proxyPut(int pe, std::size_t off, const void* src, std::size_t n, cudaStream_t s) {
+  if (g.peer[pe] != nullptr) copySync("gshmem proxy", g.peer[pe] + off, src, n, s);
+  else stagedPut("gshmem proxy", pe, off, src, n, s, true);
 }
-
-/// Pin the calling (proxy) thread to the CPUs near GPU g.dev, as far as they lie inside the CPUs it may run on
-/// now. Does nothing when the topology does not know them, when none of them is allowed, or when they cover every
-/// allowed CPU (a launcher's binding is never widened or replaced). Best effort: a failure is logged, not fatal.
-void proxyPinNearGpu() {
-  std::vector<int> near;
-  if (!protocols::deviceNearCpus(g.dev, &near)) return;
-  cpu_set_t allowed, want;
-  CPU_ZERO(&allowed);
-  CPU_ZERO(&want);
-  if (pthread_getaffinity_np(pthread_self(), sizeof allowed, &allowed) != 0) return;
-  for (int c : near)
-    if (c >= 0 && c < CPU_SETSIZE && CPU_ISSET(c, &allowed)) CPU_SET(c, &want);
-  const int n = CPU_COUNT(&want);
-  if (n == 0 || n == CPU_COUNT(&allowed)) return;
-  if (int rc = pthread_setaffinity_np(pthread_self(), sizeof want, &want); rc != 0)
-    GSHMEM_LOG_INFO(PROXY, "cannot pin the device proxy thread near GPU %d: %s", g.dev, strerror(rc));
-  else
-    GSHMEM_LOG_DEBUG(PROXY, "device proxy thread pinned to the %d CPU(s) near GPU %d", n, g.dev);
+void proxyGet(int pe, std::size_t off, void* dst, std::size_t n, cudaStream_t s) {
+  if (g.peer[pe] != nullptr) copySync("gshmem proxy", dst, g.peer[pe] + off, n, s);
+  else stagedGet("gshmem proxy", pe, off, dst, n, s, true);
 }
-
-void proxyMain() {
-  cudaSetDevice(g.dev);
-  proxyPinNearGpu();  // before the first poll; may load the hwloc topology here (devicePathInit then reuses it)
-  uint64_t tail = 0;
-  const uint64_t mask = kRingSlots - 1;
-  long idle = 0;
-  while (!g.stop.load(std::memory_order_relaxed)) {
-    bool did = serveMailbox();
-    volatile ProxyRequest* s = g.ring + (tail & mask);
-    uint64_t w0 = s[0].w0;
-    if (w0 != 0) {
-      std::atomic_thread_fence(std::memory_order_acquire);
-      uint64_t off = s[0].w1, a0 = s[1].w0, a1 = s[1].w1;
-      proxyExecute(tail, w0, off, a0, a1);
-      s[1].w0 = 0;
-      s[1].w1 = 0;
-      s[0].w1 = 0;
-      s[0].w0 = 0;
-      tail += 2;
-      __atomic_store_n(g.done, static_cast<unsigned long long>(tail), __ATOMIC_RELEASE);
-      did = true;
-    }
-    if (did) idle = 0;
-    else if (++idle > 100000) std::this_thread::yield();
-    else GSHMEM_CPU_RELAX();
-  }
+uint64_t proxyAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t v, uint64_t c) {
+  if (g.peer[pe] != nullptr)
+    fatal("gshmem proxy", "GPU request names PE %d, which is mapped (only puts and gets take the copy engine)", pe);
+  return stagedAmo(pe, off, op, size, v, c, true);
 }
 
 void proxyStart(const char* call) {
@@ -309,29 +239,11 @@ void proxyStart(const char* call) {
   for (int pe = 0; pe < n; ++pe) g.send_lock.push_back(std::make_unique<std::mutex>());
   g.sent.assign(n, 0);
   g.served.assign(n, 0);
-  // The GPU ring and its counters: pinned, mapped host memory.
-  const std::size_t ring_bytes = sizeof(ProxyRequest) * kRingSlots + 64 + sizeof(unsigned long long) * kProxyResults;
-  void* h = nullptr;
-  DEV_CHECK(call, cudaHostAlloc(&h, ring_bytes, cudaHostAllocMapped | cudaHostAllocPortable));
-  std::memset(h, 0, ring_bytes);
-  g.ring = static_cast<ProxyRequest*>(h);
-  g.done = reinterpret_cast<unsigned long long*>(static_cast<char*>(h) + sizeof(ProxyRequest) * kRingSlots);
-  g.results = reinterpret_cast<unsigned long long*>(static_cast<char*>(h) + sizeof(ProxyRequest) * kRingSlots + 64);
-  DEV_CHECK(call, cudaMalloc(&g.d_head, sizeof(unsigned long long)));
-  DEV_CHECK(call, cudaMemset(g.d_head, 0, sizeof(unsigned long long)));
-  DEV_CHECK(call, cudaStreamCreateWithFlags(&g.pstream, cudaStreamNonBlocking));
   DEV_CHECK(call, cudaHostAlloc(&g.p_result, 64, cudaHostAllocPortable));
-  void* d = nullptr;
-  DEV_CHECK(call, cudaHostGetDevicePointer(&d, h, 0));
-  ProxyRing& r = g.handle.ring;
-  r.slots = static_cast<ProxyRequest*>(d);
-  r.done = reinterpret_cast<unsigned long long*>(static_cast<char*>(d) + sizeof(ProxyRequest) * kRingSlots);
-  r.results = reinterpret_cast<unsigned long long*>(static_cast<char*>(d) + sizeof(ProxyRequest) * kRingSlots + 64);
-  r.head = g.d_head;
-  r.nslots = kRingSlots;
-  g.stop.store(false);
-  g.proxy = std::thread(proxyMain);
+  DEV_CHECK(call, cudaStreamCreateWithFlags(&g.mstream, cudaStreamNonBlocking));
   g.proxy_on = true;
+  protocols::proxyStart(call, g.dev, protocols::ProxyTarget{proxyPut, proxyGet, proxyAmo, serveMailbox},
+                        &g.handle.ring);
 }
 
 }  // namespace
@@ -452,19 +364,15 @@ void backendFinalize() {
   cudaDeviceSynchronize();
   protocols::devicePathFinalize();  // PROTO (issue 6), collective: stops the staged server, unpins its buffers
   if (g.proxy_on) {
-    g.stop.store(true);
-    g.proxy.join();
+    protocols::proxyStop();
     g.proxy_on = false;
     for (int pe = 0; pe < g_rt.n_pes; ++pe)
       if (g.seg_registered[pe]) cudaHostUnregister(g.seg_of[pe]);
     g.mail_transport->disconnect();
     g.mail_transport.reset();
     munmap(g.seg.base, g.seg_size);
-    cudaFreeHost(g.ring);
     cudaFreeHost(g.p_result);
-    cudaFree(g.d_head);
-    cudaStreamDestroy(g.pstream);
-    g.ring = nullptr;
+    cudaStreamDestroy(g.mstream);
   }
   for (int pe = 0; pe < g_rt.n_pes; ++pe)
     if (pe != g_rt.my_pe && g.peer[pe]) cudaIpcCloseMemHandle(g.peer[pe]);
