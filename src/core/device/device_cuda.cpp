@@ -194,15 +194,23 @@ uint64_t stagedAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t v,
 }
 
 // The proxy's way to this PE's peers (protocols/proxy.hpp): a large put/get to a P2P-mapped peer takes the copy
-// engine (DeviceHandle::ce_min): one cudaMemcpyAsync through the IPC mapping, complete before the request retires;
-// any other peer goes through its mailbox, serving our own mailbox while we wait.
-void proxyPut(int pe, std::size_t off, const void* src, std::size_t n, cudaStream_t s) {
-  if (g.peer[pe] != nullptr) copySync("gshmem proxy", g.peer[pe] + off, src, n, s);
-  else stagedPut("gshmem proxy", pe, off, src, n, s, true);
+// engine (DeviceHandle::ce_min): one cudaMemcpyAsync through the IPC mapping on the proxy's stream, complete before
+// the request retires; any other peer goes through its mailbox, serving our own mailbox while we wait.
+bool proxyPut(int pe, std::size_t off, const void* src, std::size_t n, cudaStream_t s) {
+  if (g.peer[pe] == nullptr) {
+    stagedPut("gshmem proxy", pe, off, src, n, s, true);
+    return false;
+  }
+  DEV_CHECK("gshmem proxy", cudaMemcpyAsync(g.peer[pe] + off, src, n, cudaMemcpyDefault, s));
+  return true;
 }
-void proxyGet(int pe, std::size_t off, void* dst, std::size_t n, cudaStream_t s) {
-  if (g.peer[pe] != nullptr) copySync("gshmem proxy", dst, g.peer[pe] + off, n, s);
-  else stagedGet("gshmem proxy", pe, off, dst, n, s, true);
+bool proxyGet(int pe, std::size_t off, void* dst, std::size_t n, cudaStream_t s) {
+  if (g.peer[pe] == nullptr) {
+    stagedGet("gshmem proxy", pe, off, dst, n, s, true);
+    return false;
+  }
+  DEV_CHECK("gshmem proxy", cudaMemcpyAsync(dst, g.peer[pe] + off, n, cudaMemcpyDefault, s));
+  return true;
 }
 uint64_t proxyAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t v, uint64_t c) {
   if (g.peer[pe] != nullptr)
@@ -242,7 +250,7 @@ void proxyStart(const char* call) {
   DEV_CHECK(call, cudaHostAlloc(&g.p_result, 64, cudaHostAllocPortable));
   DEV_CHECK(call, cudaStreamCreateWithFlags(&g.mstream, cudaStreamNonBlocking));
   g.proxy_on = true;
-  protocols::proxyStart(call, g.dev, protocols::ProxyTarget{proxyPut, proxyGet, proxyAmo, serveMailbox},
+  protocols::proxyStart(call, g.dev, g.user, protocols::ProxyTarget{proxyPut, proxyGet, proxyAmo, serveMailbox},
                         &g.handle.ring);
 }
 

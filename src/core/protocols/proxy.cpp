@@ -1,41 +1,52 @@
-// The device proxy (design in proxy.hpp).
+// The device proxy (design in proxy.hpp; the ring's format and producer in include/gshmem/device/impl/, its
+// consumer in proxy_ring.hpp).
 //
-// GPU -> proxy: a ring of 16-byte words in pinned, mapped host memory (handle__types.cuh). One proxy thread per PE
-// retires requests in order and publishes `done`, which the GPU polls for quiet, blocking calls and fetch results.
+// The thread takes every request the GPU has published (up to kBatch), starts each one (a copy-engine copy on the
+// proxy's stream returns at once; a request through a peer's mailbox completes before it returns), waits for the
+// stream once, and retires the whole batch with one store of `done`. Requests to one PE are executed in ring
+// order: copies to a PE share the stream, and a synchronous request to a PE never follows an asynchronous one to
+// the same PE (the backend reaches a PE either by copy or by mailbox, never both). Every kSeenPeriod retired
+// requests it also refreshes the GPU's device-side copy of `done` (one 8-byte cudaMemcpyAsync on a stream of its
+// own, never waited for): producers find room there without reading host memory.
 #include "core/protocols/proxy.hpp"
 
 #include <cuda_runtime.h>
 #include <pthread.h>
 #include <sched.h>
 
-#include <atomic>
 #include <cstring>
-#include <thread>
 #include <vector>
 
 #include "base/log.hpp"
 #include "core/protocols/device_path.hpp"
+#include "core/protocols/proxy_ring.hpp"
+#include "core/protocols/service_thread.hpp"
 #include "core/runtime.hpp"
 
 namespace gshmem::protocols {
 
 namespace {
 
-constexpr uint32_t kRingSlots = 4096;  ///< 16-byte words; a request is two
+constexpr uint32_t kRingSlots = 4096;             ///< requests in flight per GPU
+constexpr unsigned kBatch = 256;                  ///< requests retired together at most
+constexpr uint64_t kSeenPeriod = kRingSlots / 8;  ///< retired requests between refreshes of the device copy
+static_assert(kProxyResults >= 2 * kRingSlots, "a fetch result outlives its slot's next use");
 
 struct State {
   int dev = -1;
   ProxyTarget target{};
-  bool on = false;
-  std::thread thread;
-  std::atomic<bool> stop{false};
-  ProxyRequest* ring = nullptr;
-  unsigned long long* done = nullptr;
-  unsigned long long* results = nullptr;
-  unsigned long long* d_head = nullptr;
-  cudaStream_t stream = nullptr;
+  ServiceThread thread;
+  ProxyRingConsumer ring;
+  void* host = nullptr;                   // pinned block: slots, args, done, results
+  unsigned long long* done = nullptr;     // host address of ProxyRing::done
+  unsigned long long* d_words = nullptr;  // device memory: head, seen (one line each)
+  cudaStream_t stream = nullptr;          // the copies requests ask for
+  cudaStream_t seen_stream = nullptr;     // refreshes of `seen`
+  uint64_t seen_at = 0;                   // `done` value of the last refresh
 };
 State g;
+
+const char* const kCall = "gshmem proxy";
 
 #define PROXY_CHECK(call, expr)                                                                      \
   do {                                                                                               \
@@ -43,29 +54,41 @@ State g;
     if (e_ != cudaSuccess) fatal(call, "%s failed: %s", #expr, cudaGetErrorString(e_));              \
   } while (0)
 
-/// Retire one GPU request (two words at `tail`).
-void proxyExecute(uint64_t tail, uint64_t w0, uint64_t off, uint64_t a0, uint64_t a1) {
-  const char* call = "gshmem proxy";
-  const uint32_t op = w0 & 0xff;
-  const int pe = static_cast<int>((w0 >> 8) & ((1u << kProxyPeBits) - 1));
-  const uint32_t aux = static_cast<uint32_t>(w0 >> 32);
-  if (pe >= g_rt.n_pes) fatal(call, "GPU request %u names PE %d of %d", op, pe, g_rt.n_pes);
-  unsigned long long* res = &g.results[(tail / 2) % kProxyResults];
-  switch (op) {
-    case kProxyPut: g.target.put(pe, off, reinterpret_cast<const void*>(a0), aux, g.stream); break;
-    case kProxyPutV: g.target.put(pe, off, &a0, aux, g.stream); break;
-    case kProxyGet: g.target.get(pe, off, reinterpret_cast<void*>(a0), aux, g.stream); break;
-    case kProxyGetV: {
-      uint64_t v = 0;
-      g.target.get(pe, off, &v, aux, g.stream);
-      *res = v;
-      break;
+/// Start one request. Returns whether it left work on g.stream.
+bool execute(const ProxyReq& q) {
+  if (q.pe >= g_rt.n_pes) fatal(kCall, "GPU request %u names PE %d of %d", q.op, q.pe, g_rt.n_pes);
+  unsigned long long* res = g.ring.result(q.ticket);
+  switch (q.op) {
+    case kProxyPut: return g.target.put(q.pe, q.off, reinterpret_cast<const void*>(q.value), q.arg, g.stream);
+    case kProxyPutV: {
+      const uint64_t v = q.value;  // pageable: the copy has read it when put returns
+      return g.target.put(q.pe, q.off, &v, q.aux + 1, g.stream);
     }
+    case kProxyGet: return g.target.get(q.pe, q.off, reinterpret_cast<void*>(q.value), q.arg, g.stream);
+    case kProxyGetV:
+      *res = 0;
+      return g.target.get(q.pe, q.off, res, q.aux + 1, g.stream);
     case kProxyAmo:
-      *res = g.target.amo(pe, off, static_cast<AmoOp>(aux & 0xff), aux >> 8, a0, a1);
-      break;
-    default: fatal(call, "GPU request word %#llx is not valid", static_cast<unsigned long long>(w0));
+      *res = g.target.amo(q.pe, q.off, static_cast<AmoOp>(q.aux & 0xf), (q.aux & 0x10) ? 8 : 4, q.value, q.arg);
+      return false;
+    default:
+      fatal(kCall, "GPU request %llu has op %u, which is not valid", static_cast<unsigned long long>(q.ticket), q.op);
   }
+}
+
+/// Take and run what the GPU published; retire it as one batch. Returns how many requests it retired.
+unsigned drain() {
+  bool pending = false;
+  const unsigned n = g.ring.take(kBatch, [&](const ProxyReq& q) { pending |= execute(q); });
+  if (n == 0) return 0;
+  if (pending) PROXY_CHECK(kCall, cudaStreamSynchronize(g.stream));
+  g.ring.retire();
+  if (g.ring.tail() - g.seen_at >= kSeenPeriod) {
+    g.seen_at = g.ring.tail();
+    PROXY_CHECK(kCall, cudaMemcpyAsync(g.d_words + 8, g.done, sizeof(unsigned long long), cudaMemcpyHostToDevice,
+                                       g.seen_stream));
+  }
+  return n;
 }
 
 /// Pin the calling (proxy) thread to the CPUs near GPU g.dev, as far as they lie inside the CPUs it may run on
@@ -91,25 +114,9 @@ void proxyPinNearGpu() {
 void proxyMain() {
   cudaSetDevice(g.dev);
   proxyPinNearGpu();  // before the first poll; may load the hwloc topology here (devicePathInit then reuses it)
-  uint64_t tail = 0;
-  const uint64_t mask = kRingSlots - 1;
   long idle = 0;
-  while (!g.stop.load(std::memory_order_relaxed)) {
-    bool did = g.target.serve();
-    volatile ProxyRequest* s = g.ring + (tail & mask);
-    uint64_t w0 = s[0].w0;
-    if (w0 != 0) {
-      std::atomic_thread_fence(std::memory_order_acquire);
-      uint64_t off = s[0].w1, a0 = s[1].w0, a1 = s[1].w1;
-      proxyExecute(tail, w0, off, a0, a1);
-      s[1].w0 = 0;
-      s[1].w1 = 0;
-      s[0].w1 = 0;
-      s[0].w0 = 0;
-      tail += 2;
-      __atomic_store_n(g.done, static_cast<unsigned long long>(tail), __ATOMIC_RELEASE);
-      did = true;
-    }
+  while (!g.thread.stopping()) {
+    const bool did = g.target.serve() | (drain() != 0);
     if (did) idle = 0;
     else if (++idle > 100000) std::this_thread::yield();
     else GSHMEM_CPU_RELAX();
@@ -118,44 +125,57 @@ void proxyMain() {
 
 }  // namespace
 
-void proxyStart(const char* call, int device, const ProxyTarget& target, ProxyRing* ring) {
+void proxyStart(const char* call, int device, std::size_t heap_bytes, const ProxyTarget& target, ProxyRing* ring) {
+  if (g_rt.n_pes > (1 << kProxyPeBits))
+    fatal(call, "the device proxy addresses at most %d PEs, this job has %d; run with GSHMEM_P2P=1 on fewer PEs",
+          1 << kProxyPeBits, g_rt.n_pes);
+  if (heap_bytes > (uint64_t(1) << kProxyOffsetBits))
+    fatal(call, "the device proxy reaches device heaps up to %llu GiB; lower GSHMEM_SYMMETRIC_SIZE_DEVICE",
+          static_cast<unsigned long long>((uint64_t(1) << kProxyOffsetBits) >> 30));
   g.dev = device;
   g.target = target;
-  // The GPU ring and its counters: pinned, mapped host memory.
-  const std::size_t ring_bytes = sizeof(ProxyRequest) * kRingSlots + 64 + sizeof(unsigned long long) * kProxyResults;
-  void* h = nullptr;
-  PROXY_CHECK(call, cudaHostAlloc(&h, ring_bytes, cudaHostAllocMapped | cudaHostAllocPortable));
-  std::memset(h, 0, ring_bytes);
-  g.ring = static_cast<ProxyRequest*>(h);
-  g.done = reinterpret_cast<unsigned long long*>(static_cast<char*>(h) + sizeof(ProxyRequest) * kRingSlots);
-  g.results = reinterpret_cast<unsigned long long*>(static_cast<char*>(h) + sizeof(ProxyRequest) * kRingSlots + 64);
-  PROXY_CHECK(call, cudaMalloc(&g.d_head, sizeof(unsigned long long)));
-  PROXY_CHECK(call, cudaMemset(g.d_head, 0, sizeof(unsigned long long)));
-  PROXY_CHECK(call, cudaStreamCreateWithFlags(&g.stream, cudaStreamNonBlocking));
+  // Pinned, mapped host memory: slots, args, then `done` on a line of its own, then the results.
+  const std::size_t slots = sizeof(ProxyRequest) * kRingSlots, args = sizeof(uint64_t) * kRingSlots;
+  const std::size_t bytes = slots + args + 64 + sizeof(unsigned long long) * kProxyResults;
+  PROXY_CHECK(call, cudaHostAlloc(&g.host, bytes, cudaHostAllocMapped | cudaHostAllocPortable));
+  std::memset(g.host, 0, bytes);
   void* d = nullptr;
-  PROXY_CHECK(call, cudaHostGetDevicePointer(&d, h, 0));
+  PROXY_CHECK(call, cudaHostGetDevicePointer(&d, g.host, 0));
+  char* h = static_cast<char*>(g.host);
+  char* dv = static_cast<char*>(d);
+  g.done = reinterpret_cast<unsigned long long*>(h + slots + args);
+  g.ring.attach(reinterpret_cast<ProxyRequest*>(h), reinterpret_cast<uint64_t*>(h + slots), kRingSlots, g.done,
+                reinterpret_cast<unsigned long long*>(h + slots + args + 64));
+  PROXY_CHECK(call, cudaMalloc(&g.d_words, 128));  // head at [0], seen at [8]: separate 64-byte lines
+  PROXY_CHECK(call, cudaMemset(g.d_words, 0, 128));
+  PROXY_CHECK(call, cudaStreamCreateWithFlags(&g.stream, cudaStreamNonBlocking));
+  PROXY_CHECK(call, cudaStreamCreateWithFlags(&g.seen_stream, cudaStreamNonBlocking));
+  g.seen_at = 0;
   ProxyRing& r = *ring;
-  r.slots = static_cast<ProxyRequest*>(d);
-  r.done = reinterpret_cast<unsigned long long*>(static_cast<char*>(d) + sizeof(ProxyRequest) * kRingSlots);
-  r.results = reinterpret_cast<unsigned long long*>(static_cast<char*>(d) + sizeof(ProxyRequest) * kRingSlots + 64);
-  r.head = g.d_head;
+  r.slots = reinterpret_cast<ProxyRequest*>(dv);
+  r.args = reinterpret_cast<uint64_t*>(dv + slots);
+  r.done = reinterpret_cast<unsigned long long*>(dv + slots + args);
+  r.results = reinterpret_cast<unsigned long long*>(dv + slots + args + 64);
+  r.head = g.d_words;
+  r.seen = g.d_words + 8;
   r.nslots = kRingSlots;
-  g.stop.store(false);
-  g.thread = std::thread(proxyMain);
-  g.on = true;
+  g.thread.start(proxyMain);
 }
 
 void proxyStop() {
-  if (!g.on) return;
-  g.stop.store(true);
-  g.thread.join();
-  g.on = false;
-  cudaFreeHost(g.ring);
-  cudaFree(g.d_head);
+  if (!g.thread.running()) return;
+  g.thread.stop();
+  cudaStreamSynchronize(g.seen_stream);
+  cudaStreamDestroy(g.seen_stream);
   cudaStreamDestroy(g.stream);
-  g.ring = nullptr;
+  cudaFree(g.d_words);
+  cudaFreeHost(g.host);
+  g.host = nullptr;
+  g.done = nullptr;
+  g.d_words = nullptr;
+  g.stream = g.seen_stream = nullptr;
 }
 
-bool proxyRunning() { return g.on; }
+bool proxyRunning() { return g.thread.running(); }
 
 }  // namespace gshmem::protocols

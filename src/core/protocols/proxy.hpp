@@ -1,6 +1,7 @@
-// The device proxy: one CPU thread per PE that drains this GPU's request ring (the device API's producer side is
-// detail::proxyPost in include/gshmem/device/impl/api__funcs.cuh) and executes each request through a small
-// interface to the device backend (put/get/AMO on a PE's device heap). Private to src/core.
+// The device proxy: one CPU thread per PE that drains this GPU's request ring (format in
+// include/gshmem/device/impl/handle__types.cuh, producer detail::proxyPost in impl/api__funcs.cuh, consumer in
+// proxy_ring.hpp) and executes each request through a small interface to the device backend (put/get/AMO on a
+// PE's device heap), retiring requests in batches. Private to src/core.
 //
 // The thread also gives the backend a turn on every pass of its loop (ProxyTarget::serve), so requests that
 // other PEs send to this PE's heap are served while the GPU is idle or while a request of ours waits on a peer.
@@ -16,21 +17,24 @@ struct CUstream_st;
 
 namespace gshmem::protocols {
 
-/// How the proxy reaches a PE's device heap. Every function is called on the proxy thread only. put/get may
-/// return before the copy is done if it is ordered on @p stream (the proxy synchronizes the stream before it
-/// reports the request complete); amo returns the old value (0 for non-fetching operations).
+/// How the proxy reaches a PE's device heap. Every function is called on the proxy thread only. put/get either
+/// complete before they return (and return false) or leave the copy ordered on @p stream (and return true; the
+/// proxy synchronizes the stream before it reports the request complete). A PE is reached one way or the other,
+/// never both. amo completes before it returns and returns the old value (0 for non-fetching operations).
 struct ProxyTarget {
-  void (*put)(int pe, std::size_t off, const void* src, std::size_t n, CUstream_st* stream);
-  void (*get)(int pe, std::size_t off, void* dst, std::size_t n, CUstream_st* stream);
+  bool (*put)(int pe, std::size_t off, const void* src, std::size_t n, CUstream_st* stream);
+  bool (*get)(int pe, std::size_t off, void* dst, std::size_t n, CUstream_st* stream);
   uint64_t (*amo)(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value, uint64_t cond);
   /// Serve requests of other PEs on this PE's heap; returns whether it did something.
   bool (*serve)();
 };
 
 /// Allocate the ring on GPU @p device, fill @p ring (the DeviceHandle's copy the kernels use) and start the
-/// thread. Not collective. Fatal (one line naming @p call) when CUDA refuses the ring's memory.
-void proxyStart(const char* call, int device, const ProxyTarget& target, ProxyRing* ring);
-/// Stop and join the thread, free the ring. Idempotent; safe at process exit (see proxy.cpp).
+/// thread. @p heap_bytes: the size of every PE's device heap (offsets the requests must carry). Not collective.
+/// Fatal (one line naming @p call) when the job is beyond the request format or CUDA refuses the ring's memory.
+void proxyStart(const char* call, int device, std::size_t heap_bytes, const ProxyTarget& target, ProxyRing* ring);
+/// Stop and join the thread, free the ring. Idempotent. A program that exits without finalize needs no call:
+/// the thread is a ServiceThread, stopped at exit without touching CUDA.
 void proxyStop();
 /// Whether the thread is running.
 bool proxyRunning();

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/config.hpp"
+#include "core/protocols/service_thread.hpp"
 #include "core/runtime.hpp"
 
 namespace gshmem::protocols {
@@ -62,8 +63,7 @@ struct State {
   std::vector<Side> in;                            // server side, per sender
   std::vector<uint64_t> next, seq;                 // initiator: next chunk index and request sequence, per target
   std::vector<uint64_t> served;                    // server: last request sequence served, per sender
-  std::thread server;
-  std::atomic<bool> stop{false};
+  ServiceThread server;  // stopped at exit when finalize does not run
 };
 State g;
 
@@ -184,7 +184,7 @@ bool serve() {
 void serverMain() {
   cudaSetDevice(g.dev);
   long idle = 0;
-  while (!g.stop.load(std::memory_order_relaxed)) {
+  while (!g.server.stopping()) {
     if (serve()) idle = 0;
     else if (++idle > 200000) usleep(50);  // long idle: stop burning a core (adds <= 50 us to the first request)
     else if (idle > 4096) std::this_thread::yield();
@@ -280,8 +280,7 @@ void stagedInit(const char* call, int device, char* heap_base) {
   g.next.assign(n, 0);
   g.seq.assign(n, 0);
   g.served.assign(n, 0);
-  g.stop.store(false);
-  g.server = std::thread(serverMain);
+  g.server.start(serverMain);
   g.ready = true;
   if (isError(g_rt.bootstrap->barrier())) fatal(call, "bootstrap barrier failed");
   GSHMEM_LOG_INFO(INIT, "staged pipeline: %d slots of %s per peer, server thread on GPU %d", g.depth,
@@ -291,8 +290,7 @@ void stagedInit(const char* call, int device, char* heap_base) {
 void stagedFinalize() {
   if (!g.ready) return;
   (void)g_rt.bootstrap->barrier();  // no PE still has a request in flight
-  g.stop.store(true);
-  g.server.join();
+  g.server.stop();
   for (Side& s : g.out) sideDestroy(&s);
   for (Side& s : g.in) sideDestroy(&s);
   for (auto& r : g.reg) cudaHostUnregister(r.first);
