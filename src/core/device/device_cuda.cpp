@@ -70,9 +70,9 @@ struct State {
   char** d_peer = nullptr;
   DeviceHandle handle{};
   bool have_handle = false;
-  cudaStream_t stream = nullptr;  // host-thread operations
-  uint64_t* pinned_result = nullptr;
-  std::mutex host_lock;  // host-thread stream and pinned result
+  uint64_t epoch = 0;     // lanes made before this init are stale (see lane())
+  std::mutex lanes_lock;  // taken once per thread and init, never per operation
+  std::vector<std::pair<cudaStream_t, uint64_t*>> lanes;  // every lane's CUDA objects, freed at finalize
 
   // proxy
   bool proxy_on = false;
@@ -94,6 +94,45 @@ State g;
     cudaError_t e_ = (expr);                                                                         \
     if (e_ != cudaSuccess) fatal(call, "%s failed: %s", #expr, cudaGetErrorString(e_));              \
   } while (0)
+
+uint64_t g_epochs = 0;  // inits so far in this process
+
+/// A host thread's own stream and pinned AMO result for host-initiated operations on device memory: made on the
+/// thread's first such call after init, so those calls take no process-wide lock.
+struct Lane {
+  cudaStream_t stream = nullptr;
+  uint64_t* result = nullptr;
+  uint64_t epoch = 0;
+};
+thread_local Lane t_lane;
+
+Lane& lane(const char* call) {
+  if (t_lane.epoch == g.epoch) return t_lane;
+  std::lock_guard<std::mutex> lk(g.lanes_lock);
+  int prev = -1;
+  cudaGetDevice(&prev);
+  DEV_CHECK(call, cudaSetDevice(g.dev));  // the stream belongs to the heap's GPU, whatever this thread uses
+  Lane fresh;
+  DEV_CHECK(call, cudaStreamCreateWithFlags(&fresh.stream, cudaStreamNonBlocking));
+  DEV_CHECK(call, cudaHostAlloc(&fresh.result, 64, cudaHostAllocPortable));
+  if (prev >= 0 && prev != g.dev) cudaSetDevice(prev);
+  fresh.epoch = g.epoch;
+  t_lane = fresh;
+  g.lanes.emplace_back(fresh.stream, fresh.result);
+  return t_lane;
+}
+
+/// At finalize: free every lane's CUDA objects (their threads may be gone: only the recorded objects are touched).
+void lanesFree() {
+  std::lock_guard<std::mutex> lk(g.lanes_lock);
+  for (auto& l : g.lanes) {
+    cudaStreamSynchronize(l.first);
+    cudaStreamDestroy(l.first);
+    cudaFreeHost(l.second);
+  }
+  g.lanes.clear();
+  g.epoch = 0;
+}
 
 Inbound* inboundOf(char* seg, int sender) { return reinterpret_cast<Inbound*>(seg) + sender; }
 Reply* replyOf(char* seg, int target) {
@@ -287,8 +326,7 @@ void backendInit(const char* call) {
     fatal(call, "cannot allocate the %s device symmetric heap on GPU %d; lower GSHMEM_SYMMETRIC_SIZE_DEVICE",
           formatSize(p.SYMMETRIC_SIZE_DEVICE).c_str(), g.dev);
   DEV_CHECK(call, cudaMemset(g.base + g.user, 0, sync_bytes));
-  DEV_CHECK(call, cudaStreamCreateWithFlags(&g.stream, cudaStreamNonBlocking));
-  DEV_CHECK(call, cudaHostAlloc(&g.pinned_result, 64, cudaHostAllocPortable));
+  g.epoch = ++g_epochs;
   // Load the library's kernels now: with CUDA lazy loading, a first launch by the proxy while a user kernel spins
   // on a proxied operation would wait for that kernel, which waits for the proxy (deadlock).
   DEV_CHECK(call, loadKernels());
@@ -387,8 +425,7 @@ void backendFinalize() {
   (void)g_rt.bootstrap->barrier();  // every PE closed its mappings before the memory goes
   cudaFree(g.d_peer);
   cudaFree(g.base);
-  cudaFreeHost(g.pinned_result);
-  cudaStreamDestroy(g.stream);
+  lanesFree();
   g.base = nullptr;
   g.d_peer = nullptr;
   g.have_handle = false;
@@ -400,32 +437,34 @@ void backendFinalize() {
 
 void backendPut(const char* call, int pe, std::size_t off, const void* src, std::size_t n) {
   if (!n) return;
-  std::lock_guard<std::mutex> lk(g.host_lock);
+  cudaStream_t s = lane(call).stream;
   // PROTO (issue 6): the selector's protocol (p2p_ce, p2p_sm, staged); false keeps the path below.
-  if (protocols::deviceRma(call, pe, off, const_cast<void*>(src), n, Direction::Put, g.stream, true)) return;
-  if (g.peer[pe]) copySync(call, g.peer[pe] + off, src, n, g.stream);
-  else stagedPut(call, pe, off, src, n, g.stream, false);
+  if (protocols::deviceRma(call, pe, off, const_cast<void*>(src), n, Direction::Put, s, true)) return;
+  if (g.peer[pe]) copySync(call, g.peer[pe] + off, src, n, s);
+  else stagedPut(call, pe, off, src, n, s, false);
 }
 
 void backendGet(const char* call, int pe, std::size_t off, void* dst, std::size_t n) {
   if (!n) return;
-  std::lock_guard<std::mutex> lk(g.host_lock);
-  if (protocols::deviceRma(call, pe, off, dst, n, Direction::Get, g.stream, true)) return;  // PROTO (issue 6)
-  if (g.peer[pe]) copySync(call, dst, g.peer[pe] + off, n, g.stream);
-  else stagedGet(call, pe, off, dst, n, g.stream, false);
+  cudaStream_t s = lane(call).stream;
+  if (protocols::deviceRma(call, pe, off, dst, n, Direction::Get, s, true)) return;  // PROTO (issue 6)
+  if (g.peer[pe]) copySync(call, dst, g.peer[pe] + off, n, s);
+  else stagedGet(call, pe, off, dst, n, s, false);
 }
 
 uint64_t backendAmo(const char* call, int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value,
                     uint64_t cond) {
-  std::lock_guard<std::mutex> lk(g.host_lock);
-  if (g.peer[pe]) return amoSync(call, g.peer[pe] + off, op, size, value, cond, g.pinned_result, g.stream);
+  if (g.peer[pe]) {
+    Lane& l = lane(call);
+    return amoSync(call, g.peer[pe] + off, op, size, value, cond, l.result, l.stream);
+  }
   return stagedAmo(pe, off, op, size, value, cond, false);
 }
 
 void backendMemset(void* dst, int value, std::size_t n) {
-  std::lock_guard<std::mutex> lk(g.host_lock);
-  DEV_CHECK("gshmemx_calloc_device", cudaMemsetAsync(dst, value, n, g.stream));
-  DEV_CHECK("gshmemx_calloc_device", cudaStreamSynchronize(g.stream));
+  cudaStream_t s = lane("gshmemx_calloc_device").stream;
+  DEV_CHECK("gshmemx_calloc_device", cudaMemsetAsync(dst, value, n, s));
+  DEV_CHECK("gshmemx_calloc_device", cudaStreamSynchronize(s));
 }
 
 void* backendPeerPtr(int pe, std::size_t off) {

@@ -13,6 +13,7 @@
 #include "base/log.hpp"
 #include "base/topology/topology.hpp"
 #include "core/device/device.hpp"
+#include "core/protocols/mem_kind.hpp"
 #include "core/protocols/p2p_copy.hpp"
 #include "core/protocols/staged_pipeline.hpp"
 #include "core/runtime.hpp"
@@ -120,15 +121,7 @@ PathType gpuClass(int me_dev, int peer_dev) {
   return cudaNvLinkLike(me_dev, peer_dev) ? PathType::NvLink : PathType::Pxb;
 }
 
-bool isDevice(const void* p) {
-  if (device::owns(p)) return true;
-  cudaPointerAttributes a;
-  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
-    cudaGetLastError();
-    return false;
-  }
-  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
-}
+bool isDevice(const void* p) { return localIsDevice(p); }  // cached kinds: no driver call per operation
 
 bool reaches(ProtocolId id, const PeerPath& p, MemPair m) {
   return id != ProtocolId::None && protocolDesc(id).reaches(p, m);
