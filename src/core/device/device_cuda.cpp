@@ -198,6 +198,7 @@ uint64_t mail(int pe, uint32_t op, uint32_t aux, uint64_t off, uint64_t n, uint6
   Reply* r = replyOf(g.seg_of[g_rt.my_pe], pe);
   long spins = 0;
   while (r->seq.load(std::memory_order_acquire) != s) {
+    if (serve && protocols::proxyStopping()) return 0;  // process exit: the peer may be gone
     if (serve && serveMailbox()) continue;
     if (++spins > 4096) std::this_thread::yield();
     else GSHMEM_CPU_RELAX();
@@ -289,7 +290,7 @@ void proxyStart(const char* call) {
   DEV_CHECK(call, cudaHostAlloc(&g.p_result, 64, cudaHostAllocPortable));
   DEV_CHECK(call, cudaStreamCreateWithFlags(&g.mstream, cudaStreamNonBlocking));
   g.proxy_on = true;
-  protocols::proxyStart(call, g.dev, g.user, protocols::ProxyTarget{proxyPut, proxyGet, proxyAmo, serveMailbox},
+  protocols::proxyStart(call, g.dev, g.total, protocols::ProxyTarget{proxyPut, proxyGet, proxyAmo, serveMailbox},
                         &g.handle.ring);
 }
 

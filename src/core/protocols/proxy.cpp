@@ -177,5 +177,6 @@ void proxyStop() {
 }
 
 bool proxyRunning() { return g.thread.running(); }
+bool proxyStopping() { return g.thread.stopping(); }
 
 }  // namespace gshmem::protocols

@@ -38,5 +38,8 @@ void proxyStart(const char* call, int device, std::size_t heap_bytes, const Prox
 void proxyStop();
 /// Whether the thread is running.
 bool proxyRunning();
+/// Whether the thread is being stopped (finalize or process exit): a ProxyTarget function waiting on a peer
+/// should give up, as the peer may be gone.
+bool proxyStopping();
 
 }  // namespace gshmem::protocols
