@@ -144,7 +144,6 @@ struct Consumer {
       return;
     }
     char* base = heap[q.pe];
-    unsigned long long* res = ring.result(q.ticket);
     switch (q.op) {
       case kProxyPut: std::memcpy(base + q.off, reinterpret_cast<const void*>(q.value), q.arg); break;
       case kProxyPutV: std::memcpy(base + q.off, &q.value, q.aux + 1); break;
@@ -152,10 +151,10 @@ struct Consumer {
       case kProxyGetV: {
         uint64_t v = 0;
         std::memcpy(&v, base + q.off, q.aux + 1);
-        *res = v;
+        *ring.result(q.ticket) = v;
         break;
       }
-      case kProxyAmo: *res = amo(reinterpret_cast<uint64_t*>(base + q.off), AmoOp(q.aux & 0xf), q.value, q.arg); break;
+      case kProxyAmo: *ring.result(q.ticket) = amo(reinterpret_cast<uint64_t*>(base + q.off), AmoOp(q.aux & 0xf), q.value, q.arg); break;
       default: ++bad; break;
     }
   }

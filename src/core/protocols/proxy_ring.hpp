@@ -42,21 +42,28 @@ class ProxyRingConsumer {
   /// Call exec(const ProxyReq&) for each published request in order, up to @p max. Returns how many.
   template <class Exec>
   unsigned take(unsigned max, Exec&& exec) {
+    // Locals, not members: exec() writes memory the compiler cannot tell apart from this object.
+    const ProxyRequest* const slots = slots_;
+    const uint64_t* const args = args_;
+    const uint64_t mask = mask_;
+    const uint32_t nslots = nslots_;
+    uint64_t t = tail_;
     unsigned n = 0;
-    for (; n < max; ++n, ++tail_) {
-      const ProxyRequest* s = slots_ + (tail_ & mask_);
+    for (; n < max; ++n, ++t) {
+      const ProxyRequest* s = slots + (t & mask);
       const uint64_t h = __atomic_load_n(&s->header, __ATOMIC_ACQUIRE);
-      if ((h & kProxyPhaseBit) != proxyPhase(tail_, nslots_)) break;
+      if ((h & kProxyPhaseBit) != proxyPhase(t, nslots)) break;
       ProxyReq q;
-      q.ticket = tail_;
+      q.ticket = t;
       q.op = proxyOpOf(h);
       q.aux = proxyAuxOf(h);
       q.pe = proxyPeOf(h);
       q.off = proxyOffsetOf(h);
       q.value = __atomic_load_n(&s->value, __ATOMIC_RELAXED);
-      q.arg = needsArg(q) ? __atomic_load_n(&args_[tail_ & mask_], __ATOMIC_RELAXED) : 0;
+      q.arg = needsArg(q) ? __atomic_load_n(&args[t & mask], __ATOMIC_RELAXED) : 0;
       exec(q);
     }
+    tail_ = t;
     return n;
   }
 
