@@ -146,7 +146,11 @@ struct Consumer {
     char* base = heap[q.pe];
     switch (q.op) {
       case kProxyPut: std::memcpy(base + q.off, reinterpret_cast<const void*>(q.value), q.arg); break;
-      case kProxyPutV: std::memcpy(base + q.off, &q.value, q.aux + 1); break;
+      case kProxyPutV: {
+        const uint64_t v = q.value;  // a local: taking q's address would keep the whole request in memory
+        std::memcpy(base + q.off, &v, q.aux + 1);
+        break;
+      }
       case kProxyGet: std::memcpy(reinterpret_cast<void*>(q.value), base + q.off, q.arg); break;
       case kProxyGetV: {
         uint64_t v = 0;
