@@ -12,9 +12,12 @@
 #include <mutex>
 #include <thread>
 
+#include "base/config.hpp"
 #include "base/log.hpp"
 #include "core/protocols/kernels.hpp"
+#include "core/protocols/service_thread.hpp"
 #include "core/protocols/staged_common.hpp"
+#include "core/runtime.hpp"
 #include "transports/shm/shm_channel.hpp"
 
 namespace gshmem::protocols {
@@ -58,8 +61,7 @@ struct State {
   std::vector<uint64_t> next_put, next_get, seq;  // initiator, per target
   std::vector<uint64_t> served;                   // server, per sender
   uint64_t* amo_result = nullptr;
-  std::thread server;
-  std::atomic<bool> stop{false};
+  ServiceThread server;  // stopped at exit when finalize does not run
 };
 State g;
 
@@ -199,7 +201,7 @@ Status answer(int s, uint64_t seq, uint64_t result) {
 void serverMain() {
   cudaSetDevice(g.dev);
   long idle = 0;
-  while (!g.stop.load(std::memory_order_relaxed)) {
+  while (!g.server.stopping()) {
     bool did = false;
     for (int s = 0; s < g.n; ++s) {
       if (s == g.me) continue;
@@ -246,11 +248,14 @@ Status setup(Bootstrap& bs) {
   g.seg = static_cast<char*>(m);
   UCXS_TRY(cudaHostRegister(g.seg, g.bytes, cudaHostRegisterPortable));
   g.registered = true;
-  g.ucx = ucxTransportCreate();
+  TransportConfig tc;  // calls into it are serialized by ucx_lock; every word goes out at once (a waiter polls it)
+  tc.timeout_s = params().TIMEOUT > 0 ? params().TIMEOUT : 0;
+  tc.wait_spins = g_rt.wait_spins;
+  tc.aggregate = 0;
+  g.ucx = ucxTransportCreate(tc);
   if (!g.ucx) return Status::Unsupported;
   std::vector<PeerReach> reach;
   GSHMEM_CHECK(g.ucx->connect(bs, {LocalRegion{g.seg, g.bytes, -1, MemKind::Host}}, &reach));
-  (void)g.ucx->tune("aggregate", 0);  // every word goes out at once: a waiter polls for it
   g.lock.clear();
   for (int pe = 0; pe < g.n; ++pe) g.lock.push_back(std::make_unique<std::mutex>());
   g.out.assign(g.n, Side{});
@@ -291,8 +296,7 @@ Status stagedUcxInit(Bootstrap& bs, const StagedUcxConfig& cfg) {
   g.need = cfg.need;
   UCXS_TRY(cudaSetDevice(g.dev));
   GSHMEM_CHECK(setup(bs));
-  g.stop.store(false);
-  g.server = std::thread(serverMain);
+  g.server.start(serverMain);
   g.ready = true;
   GSHMEM_CHECK(bs.barrier());
   GSHMEM_LOG_INFO(INIT, "staged/ucx: %d slots of %zu KiB per peer and direction, server thread on GPU %d", g.depth,
@@ -303,10 +307,7 @@ Status stagedUcxInit(Bootstrap& bs, const StagedUcxConfig& cfg) {
 void stagedUcxFinalize(Bootstrap& bs) {
   if (!g.seg) return;
   (void)bs.barrier();  // no PE still has a request in flight
-  if (g.ready) {
-    g.stop.store(true);
-    g.server.join();
-  }
+  if (g.ready) g.server.stop();
   for (Side& s : g.out) sideDestroy(&s, g.depth);
   for (Side& s : g.in) sideDestroy(&s, g.depth);
   if (g.ucx) g.ucx->disconnect();  // collective
