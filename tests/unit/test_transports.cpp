@@ -24,6 +24,8 @@ class SoloBootstrap final : public Bootstrap {
     return Status::Ok;
   }
   Status barrier() override { return Status::Ok; }
+  Status finalize() override { return Status::Ok; }
+  void leave(int) override {}
   [[noreturn]] void abortJob(int code) override { std::abort(); }
 
  private:
