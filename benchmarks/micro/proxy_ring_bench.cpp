@@ -5,7 +5,8 @@
 // DeviceHandle::ce_min) goes through this ring and the one proxy thread per PE that drains it in order. STYLE.md
 // rule 13 (no malloc, syscall or lock per small operation; O(1) scheduling) applies to that thread too: its
 // per-request bookkeeping bounds the message rate of small device puts and adds to their latency, on top of the
-// transport. This separates that bookkeeping (ns) from the copy behind it (cudaMemcpyAsync or the mailbox, us).
+// transport. This separates that bookkeeping (ns) from the copy behind it (cudaMemcpyAsync or the staged protocol,
+// us).
 //
 // What is the project's code: the request format and its encoders (include/gshmem/device/impl/handle__types.cuh)
 // and the consumer, ProxyRingConsumer (src/core/protocols/proxy_ring.hpp), which the proxy thread runs as is. The
@@ -13,8 +14,9 @@
 // C++ atomics (its release store of the header is the GPU's st.release.sys), and the device-side copy of the
 // consumer's position that the proxy refreshes with a cudaMemcpyAsync is a plain store here. The execution of a
 // request ends in a host memcpy / CPU atomic into a host buffer standing in for the peer's device heap (the real
-// one calls cudaMemcpyAsync or the mailbox). Not covered: the GPU side (atomicAdd on device memory, PCIe writes
-// into pinned memory, the GPU polling `done`), the copy behind each request, and the mailbox between PEs.
+// one calls cudaMemcpyAsync or the staged protocol). Not covered: the GPU side (atomicAdd on device memory, PCIe
+// writes into pinned memory, the GPU polling `done`), the copy behind each request, and the staged protocol
+// between PEs.
 // Cross-thread numbers on a 2-core machine are sensitive to whatever else runs there (each side spins on a core).
 #include <benchmark/benchmark.h>
 
