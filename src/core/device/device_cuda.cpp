@@ -10,7 +10,6 @@
 // process-wide lock.
 #include <cuda_runtime.h>
 
-#include <cstring>
 #include <mutex>
 #include <utility>
 #include <vector>
