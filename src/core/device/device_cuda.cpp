@@ -1,37 +1,29 @@
 // The CUDA backend of the device symmetric heap: creation, the DeviceHandle kernels use, host-initiated operations
-// on device memory, and the CPU proxy that executes the GPU's requests. Every transfer goes through the one
-// dispatch site (core/protocols/dispatch.hpp), which owns the device transports (cuda_ipc, the shm channel).
+// on device memory, and the ProxyTarget through which the device proxy (core/protocols/proxy.hpp) executes the GPU's
+// requests. Every transfer goes through the one dispatch site (core/protocols/dispatch.hpp), which owns the device
+// transports (cuda_ipc, the shm channel, UCX).
 //
-// Proxy: a ring of 16-byte words in pinned, mapped host memory (handle__types.cuh). One proxy thread per PE
-// retires requests in order -- each through protocols::deviceRma/deviceAmo with Initiator::Proxy -- and publishes
-// `done`, which the GPU polls for quiet, blocking calls and fetch results. Requests a peer must serve on its own
-// GPU (no P2P) are served by that peer's staged server thread, never by its proxy: proxies never wait for each
-// other.
+// Proxy: one thread per PE drains this GPU's request ring and executes each request through proxyPut/Get/Amo below,
+// i.e. protocols::deviceRma/deviceAmo with Initiator::Proxy. Requests a peer must serve on its own GPU (no P2P)
+// are served by that peer's staged server thread, never by its proxy: proxies never wait for each other.
+// Host threads: each has its own lane (stream and pinned AMO result), so host-initiated operations take no
+// process-wide lock.
 #include <cuda_runtime.h>
-#include <pthread.h>
-#include <sched.h>
-#include <unistd.h>
 
-#include <atomic>
-#include <cerrno>
-#include <cstring>
-#include <memory>
 #include <mutex>
-#include <thread>
+#include <utility>
 #include <vector>
 
 #include "base/config.hpp"
 #include "core/api.hpp"
 #include "core/device/device.hpp"
 #include "core/device/device_kernels.hpp"
-#include "core/protocols/device_path.hpp"  // deviceNearCpus: where to pin the proxy thread
 #include "core/protocols/dispatch.hpp"
+#include "core/protocols/proxy.hpp"
 
 namespace gshmem::device {
 
 namespace {
-
-constexpr uint32_t kRingSlots = 4096;  ///< 16-byte words; a request is two
 
 struct State {
   int dev = -1;
@@ -41,20 +33,10 @@ struct State {
   char** d_peer = nullptr;
   DeviceHandle handle{};
   bool have_handle = false;
-  cudaStream_t stream = nullptr;  // host-thread operations
-  uint64_t* pinned_result = nullptr;
-  std::mutex host_lock;  // host-thread stream and pinned result
-
-  // proxy
+  uint64_t epoch = 0;     // lanes made before this init are stale (see lane())
+  std::mutex lanes_lock;  // taken once per thread and init, never per operation
+  std::vector<std::pair<cudaStream_t, uint64_t*>> lanes;  // every lane's CUDA objects, freed at finalize
   bool proxy_on = false;
-  std::thread proxy;
-  std::atomic<bool> stop{false};
-  ProxyRequest* ring = nullptr;
-  unsigned long long* done = nullptr;
-  unsigned long long* results = nullptr;
-  unsigned long long* d_head = nullptr;
-  cudaStream_t pstream = nullptr;
-  uint64_t* p_result = nullptr;
 };
 State g;
 
@@ -71,116 +53,70 @@ void check(const char* call, const char* what, int pe, Status st) {
                                       "no UCX)" : statusString(st));
 }
 
-/// Retire one GPU request (two words at `tail`) through the dispatch site.
-void proxyExecute(uint64_t tail, uint64_t w0, uint64_t off, uint64_t a0, uint64_t a1) {
-  const char* call = "gshmem proxy";
-  const uint32_t op = w0 & 0xff;
-  const int pe = static_cast<int>((w0 >> 8) & ((1u << kProxyPeBits) - 1));
-  const uint32_t aux = static_cast<uint32_t>(w0 >> 32);
-  if (pe >= g_rt.n_pes) fatal(call, "GPU request %u names PE %d of %d", op, pe, g_rt.n_pes);
-  unsigned long long* res = &g.results[(tail / 2) % kProxyResults];
-  using protocols::Initiator;
-  switch (op) {
-    case kProxyPut:
-      check(call, "put", pe, protocols::deviceRma(pe, off, reinterpret_cast<void*>(a0), aux, Direction::Put, g.pstream,
-                                                  true, Initiator::Proxy));
-      break;
-    case kProxyPutV:
-      check(call, "put", pe, protocols::deviceRma(pe, off, &a0, aux, Direction::Put, g.pstream, true, Initiator::Proxy));
-      break;
-    case kProxyGet:
-      check(call, "get", pe, protocols::deviceRma(pe, off, reinterpret_cast<void*>(a0), aux, Direction::Get, g.pstream,
-                                                  true, Initiator::Proxy));
-      break;
-    case kProxyGetV: {
-      uint64_t v = 0;
-      check(call, "get", pe, protocols::deviceRma(pe, off, &v, aux, Direction::Get, g.pstream, true, Initiator::Proxy));
-      *res = v;
-      break;
-    }
-    case kProxyAmo: {
-      uint64_t v = 0;
-      check(call, "atomic", pe, protocols::deviceAmo(pe, off, static_cast<AmoOp>(aux & 0xff), aux >> 8, a0, a1,
-                                                     g.pstream, g.p_result, &v));
-      *res = v;
-      break;
-    }
-    default: fatal(call, "GPU request word %#llx is not valid", static_cast<unsigned long long>(w0));
-  }
+uint64_t g_epochs = 0;  // inits so far in this process
+
+/// A host thread's own stream and pinned AMO result for operations on device memory (host-initiated calls, the
+/// proxy's atomics): made on the thread's first such call after init, so those calls take no process-wide lock.
+struct Lane {
+  cudaStream_t stream = nullptr;
+  uint64_t* result = nullptr;
+  uint64_t epoch = 0;
+};
+thread_local Lane t_lane;
+
+Lane& lane(const char* call) {
+  if (t_lane.epoch == g.epoch) return t_lane;
+  std::lock_guard<std::mutex> lk(g.lanes_lock);
+  int prev = -1;
+  cudaGetDevice(&prev);
+  DEV_CHECK(call, cudaSetDevice(g.dev));  // the stream belongs to the heap's GPU, whatever this thread uses
+  Lane fresh;
+  DEV_CHECK(call, cudaStreamCreateWithFlags(&fresh.stream, cudaStreamNonBlocking));
+  DEV_CHECK(call, cudaHostAlloc(&fresh.result, 64, cudaHostAllocPortable));
+  if (prev >= 0 && prev != g.dev) cudaSetDevice(prev);
+  fresh.epoch = g.epoch;
+  t_lane = fresh;
+  g.lanes.emplace_back(fresh.stream, fresh.result);
+  return t_lane;
 }
 
-/// Pin the calling (proxy) thread to the CPUs near GPU g.dev, as far as they lie inside the CPUs it may run on
-/// now. Does nothing when the topology does not know them, when none of them is allowed, or when they cover every
-/// allowed CPU (a launcher's binding is never widened or replaced). Best effort: a failure is logged, not fatal.
-void proxyPinNearGpu() {
-  std::vector<int> near;
-  if (!protocols::deviceNearCpus(g.dev, &near)) return;
-  cpu_set_t allowed, want;
-  CPU_ZERO(&allowed);
-  CPU_ZERO(&want);
-  if (pthread_getaffinity_np(pthread_self(), sizeof allowed, &allowed) != 0) return;
-  for (int c : near)
-    if (c >= 0 && c < CPU_SETSIZE && CPU_ISSET(c, &allowed)) CPU_SET(c, &want);
-  const int n = CPU_COUNT(&want);
-  if (n == 0 || n == CPU_COUNT(&allowed)) return;
-  if (int rc = pthread_setaffinity_np(pthread_self(), sizeof want, &want); rc != 0)
-    GSHMEM_LOG_INFO(PROXY, "cannot pin the device proxy thread near GPU %d: %s", g.dev, strerror(rc));
-  else
-    GSHMEM_LOG_DEBUG(PROXY, "device proxy thread pinned to the %d CPU(s) near GPU %d", n, g.dev);
+/// At finalize: free every lane's CUDA objects (their threads may be gone: only the recorded objects are touched).
+void lanesFree() {
+  std::lock_guard<std::mutex> lk(g.lanes_lock);
+  for (auto& l : g.lanes) {
+    cudaStreamSynchronize(l.first);
+    cudaStreamDestroy(l.first);
+    cudaFreeHost(l.second);
+  }
+  g.lanes.clear();
+  g.epoch = 0;
 }
 
-void proxyMain() {
-  cudaSetDevice(g.dev);
-  proxyPinNearGpu();  // before the first poll; may load the hwloc topology here (devicePathInit then reuses it)
-  uint64_t tail = 0;
-  const uint64_t mask = kRingSlots - 1;
-  long idle = 0;
-  while (!g.stop.load(std::memory_order_relaxed)) {
-    bool did = false;
-    volatile ProxyRequest* s = g.ring + (tail & mask);
-    uint64_t w0 = s[0].w0;
-    if (w0 != 0) {
-      std::atomic_thread_fence(std::memory_order_acquire);
-      uint64_t off = s[0].w1, a0 = s[1].w0, a1 = s[1].w1;
-      proxyExecute(tail, w0, off, a0, a1);
-      s[1].w0 = 0;
-      s[1].w1 = 0;
-      s[0].w1 = 0;
-      s[0].w0 = 0;
-      tail += 2;
-      __atomic_store_n(g.done, static_cast<unsigned long long>(tail), __ATOMIC_RELEASE);
-      did = true;
-    }
-    if (did) idle = 0;
-    else if (++idle > 100000) std::this_thread::yield();
-    else GSHMEM_CPU_RELAX();
-  }
+// The proxy's way to the PEs (protocols::ProxyTarget), through the dispatch site: a mapped peer by the copy
+// engine, left ordered on the proxy's stream (the proxy synchronizes it before it retires the request); any other
+// peer by the staged protocol, complete when it returns. Errors are fatal, as the GPU cannot be told.
+const char* const kProxyCall = "gshmem proxy";
+
+bool proxyPut(int pe, std::size_t off, const void* src, std::size_t n, cudaStream_t s) {
+  check(kProxyCall, "put", pe, protocols::deviceRma(pe, off, const_cast<void*>(src), n, Direction::Put, s, false,
+                                                    protocols::Initiator::Proxy));
+  return true;
+}
+bool proxyGet(int pe, std::size_t off, void* dst, std::size_t n, cudaStream_t s) {
+  check(kProxyCall, "get", pe,
+        protocols::deviceRma(pe, off, dst, n, Direction::Get, s, false, protocols::Initiator::Proxy));
+  return true;
+}
+uint64_t proxyAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t v, uint64_t c) {
+  Lane& l = lane(kProxyCall);  // the proxy thread's own stream and pinned result
+  uint64_t old = 0;
+  check(kProxyCall, "atomic", pe, protocols::deviceAmo(pe, off, op, size, v, c, l.stream, l.result, &old));
+  return old;
 }
 
 void proxyStart(const char* call) {
-  // The GPU ring and its counters: pinned, mapped host memory.
-  const std::size_t ring_bytes = sizeof(ProxyRequest) * kRingSlots + 64 + sizeof(unsigned long long) * kProxyResults;
-  void* h = nullptr;
-  DEV_CHECK(call, cudaHostAlloc(&h, ring_bytes, cudaHostAllocMapped | cudaHostAllocPortable));
-  std::memset(h, 0, ring_bytes);
-  g.ring = static_cast<ProxyRequest*>(h);
-  g.done = reinterpret_cast<unsigned long long*>(static_cast<char*>(h) + sizeof(ProxyRequest) * kRingSlots);
-  g.results = reinterpret_cast<unsigned long long*>(static_cast<char*>(h) + sizeof(ProxyRequest) * kRingSlots + 64);
-  DEV_CHECK(call, cudaMalloc(&g.d_head, sizeof(unsigned long long)));
-  DEV_CHECK(call, cudaMemset(g.d_head, 0, sizeof(unsigned long long)));
-  DEV_CHECK(call, cudaStreamCreateWithFlags(&g.pstream, cudaStreamNonBlocking));
-  DEV_CHECK(call, cudaHostAlloc(&g.p_result, 64, cudaHostAllocPortable));
-  void* d = nullptr;
-  DEV_CHECK(call, cudaHostGetDevicePointer(&d, h, 0));
-  ProxyRing& r = g.handle.ring;
-  r.slots = static_cast<ProxyRequest*>(d);
-  r.done = reinterpret_cast<unsigned long long*>(static_cast<char*>(d) + sizeof(ProxyRequest) * kRingSlots);
-  r.results = reinterpret_cast<unsigned long long*>(static_cast<char*>(d) + sizeof(ProxyRequest) * kRingSlots + 64);
-  r.head = g.d_head;
-  r.nslots = kRingSlots;
-  g.stop.store(false);
-  g.proxy = std::thread(proxyMain);
   g.proxy_on = true;
+  protocols::proxyStart(call, g.dev, g.total, protocols::ProxyTarget{proxyPut, proxyGet, proxyAmo}, &g.handle.ring);
 }
 
 /// Every PE has a GPU and asks for a device heap (collective); false: no device heap anywhere.
@@ -213,8 +149,7 @@ void heapCreate(const char* call, int ndev) {
     fatal(call, "cannot allocate the %s device symmetric heap on GPU %d; lower GSHMEM_SYMMETRIC_SIZE_DEVICE",
           formatSize(p.SYMMETRIC_SIZE_DEVICE).c_str(), g.dev);
   DEV_CHECK(call, cudaMemset(g.base + g.user, 0, sync_bytes));
-  DEV_CHECK(call, cudaStreamCreateWithFlags(&g.stream, cudaStreamNonBlocking));
-  DEV_CHECK(call, cudaHostAlloc(&g.pinned_result, 64, cudaHostAllocPortable));
+  g.epoch = ++g_epochs;
   // Load the library's kernels now: with CUDA lazy loading, a first launch by the proxy while a user kernel spins
   // on a proxied operation would wait for that kernel, which waits for the proxy (deadlock).
   DEV_CHECK(call, loadKernels());
@@ -282,20 +217,13 @@ void backendFinalize() {
   if (!g.base) return;
   cudaDeviceSynchronize();
   if (g.proxy_on) {
-    g.stop.store(true);
-    g.proxy.join();
+    protocols::proxyStop();
     g.proxy_on = false;
-    cudaFreeHost(g.ring);
-    cudaFreeHost(g.p_result);
-    cudaFree(g.d_head);
-    cudaStreamDestroy(g.pstream);
-    g.ring = nullptr;
   }
   protocols::deviceFinalize();  // collective: stops the staged server, closes IPC mappings (barrier inside)
   cudaFree(g.d_peer);
   cudaFree(g.base);
-  cudaFreeHost(g.pinned_result);
-  cudaStreamDestroy(g.stream);
+  lanesFree();
   g.base = nullptr;
   g.d_peer = nullptr;
   g.have_handle = false;
@@ -307,31 +235,29 @@ void backendFinalize() {
 
 void backendPut(const char* call, int pe, std::size_t off, const void* src, std::size_t n) {
   if (!n) return;
-  std::lock_guard<std::mutex> lk(g.host_lock);
-  check(call, "put", pe, protocols::deviceRma(pe, off, const_cast<void*>(src), n, Direction::Put, g.stream, true,
-                                              protocols::Initiator::Host));
+  cudaStream_t s = lane(call).stream;
+  check(call, "put", pe,
+        protocols::deviceRma(pe, off, const_cast<void*>(src), n, Direction::Put, s, true, protocols::Initiator::Host));
 }
 
 void backendGet(const char* call, int pe, std::size_t off, void* dst, std::size_t n) {
   if (!n) return;
-  std::lock_guard<std::mutex> lk(g.host_lock);
-  check(call, "get", pe,
-        protocols::deviceRma(pe, off, dst, n, Direction::Get, g.stream, true, protocols::Initiator::Host));
+  cudaStream_t s = lane(call).stream;
+  check(call, "get", pe, protocols::deviceRma(pe, off, dst, n, Direction::Get, s, true, protocols::Initiator::Host));
 }
 
 uint64_t backendAmo(const char* call, int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value,
                     uint64_t cond) {
-  std::lock_guard<std::mutex> lk(g.host_lock);
+  Lane& l = lane(call);
   uint64_t old = 0;
-  check(call, "atomic", pe,
-        protocols::deviceAmo(pe, off, op, size, value, cond, g.stream, g.pinned_result, &old));
+  check(call, "atomic", pe, protocols::deviceAmo(pe, off, op, size, value, cond, l.stream, l.result, &old));
   return old;
 }
 
 void backendMemset(void* dst, int value, std::size_t n) {
-  std::lock_guard<std::mutex> lk(g.host_lock);
-  DEV_CHECK("gshmemx_calloc_device", cudaMemsetAsync(dst, value, n, g.stream));
-  DEV_CHECK("gshmemx_calloc_device", cudaStreamSynchronize(g.stream));
+  cudaStream_t s = lane("gshmemx_calloc_device").stream;
+  DEV_CHECK("gshmemx_calloc_device", cudaMemsetAsync(dst, value, n, s));
+  DEV_CHECK("gshmemx_calloc_device", cudaStreamSynchronize(s));
 }
 
 void* backendPeerPtr(int pe, std::size_t off) {

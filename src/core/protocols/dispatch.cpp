@@ -10,6 +10,7 @@
 #include "base/config.hpp"
 #include "core/protocols/device_path.hpp"
 #include "core/protocols/kernels.hpp"
+#include "core/protocols/mem_kind.hpp"
 #include "core/protocols/staged_pipeline.hpp"
 #include "core/protocols/staged_ucx.hpp"
 #include "core/runtime.hpp"
@@ -33,18 +34,6 @@ State g;
 Status cudaFailed(const char* what, cudaError_t e) {
   GSHMEM_LOG_ERROR(TRANSPORT, "%s failed: %s", what, cudaGetErrorString(e));
   return Status::SystemError;
-}
-
-/// Whether @p p is device memory: the heap without asking the driver, anything else by its attributes.
-bool isDevice(const void* p) {
-  const std::size_t o = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(g.heap.base);
-  if (o < g.heap.bytes) return true;
-  cudaPointerAttributes a;
-  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
-    cudaGetLastError();
-    return false;
-  }
-  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
 }
 
 /// The direct protocols: a copy through the peer's mapping at @p peer (p2p_ce or p2p_sm).
@@ -87,6 +76,7 @@ Status deviceInit(const DeviceHeapDesc& heap, std::string* err) {
   Bootstrap& bs = *g_rt.bootstrap;
   g.me = bs.rank();
   g.heap = heap;
+  setDeviceHeapKind(heap.base, heap.bytes);  // host-initiated calls classify the heap without a driver query
   ShmChannelConfig ccfg;
   GSHMEM_CHECK(channelConfig(params(), &ccfg, err));
   *err = "cannot connect the device transports (cuda_ipc, shm channel); run with GSHMEM_LOG_LEVEL=INFO for details";
@@ -137,6 +127,7 @@ void deviceFinalize() {
   g.ipc.reset();
   g.ready = false;
   g.heap = DeviceHeapDesc{};
+  setDeviceHeapKind(nullptr, 0);
 }
 
 char* devicePeerBase(int pe) { return g.ready ? g.ipc->peerBase(pe) : nullptr; }
@@ -157,7 +148,7 @@ Status deviceRma(int pe, std::size_t off, void* local, std::size_t n, Direction 
   char* peer = g.ipc->peerBase(pe);
   ProtocolId proto = peer ? ProtocolId::P2pCe : ProtocolId::Staged;
   if (who == Initiator::Host && pe != g.me) {
-    const MemPair m = isDevice(local) ? MemPair::DevDev : MemPair::HostDev;
+    const MemPair m = localIsDevice(local) ? MemPair::DevDev : MemPair::HostDev;
     const ProtocolId chosen = deviceChoice(pe, m, d, n);
     if (chosen == ProtocolId::Staged || (peer && (chosen == ProtocolId::P2pCe || chosen == ProtocolId::P2pSm)))
       proto = chosen;

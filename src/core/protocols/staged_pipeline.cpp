@@ -12,6 +12,7 @@
 
 #include "base/log.hpp"
 #include "core/protocols/kernels.hpp"
+#include "core/protocols/service_thread.hpp"
 #include "core/protocols/staged_common.hpp"
 
 namespace gshmem::protocols {
@@ -32,8 +33,7 @@ struct State {
   std::vector<Side> in;                            // server side, per sender
   std::vector<uint64_t> next;                      // initiator: next chunk index, per target
   uint64_t* amo_result = nullptr;                  // server: pinned old value of the atomic it applies
-  std::thread server;
-  std::atomic<bool> stop{false};
+  ServiceThread server;  // stopped at exit when finalize does not run
 };
 State g;
 
@@ -123,7 +123,7 @@ Status serveOne(int sender, const ChannelRequest& r) {
 void serverMain() {
   cudaSetDevice(g.dev);
   long idle = 0;
-  while (!g.stop.load(std::memory_order_relaxed)) {
+  while (!g.server.stopping()) {
     bool did = false;
     ChannelRequest r;
     for (int s = 0; s < g.n; ++s) {
@@ -183,8 +183,7 @@ Status stagedInit(Bootstrap& bs, const StagedConfig& cfg) {
     }
   g.next.assign(g.n, 0);
   STAGE_TRY(cudaHostAlloc(&g.amo_result, 64, cudaHostAllocPortable));
-  g.stop.store(false);
-  g.server = std::thread(serverMain);
+  g.server.start(serverMain);
   g.ready = true;
   GSHMEM_CHECK(bs.barrier());
   GSHMEM_LOG_INFO(INIT, "staged: %d slots of %zu KiB per peer, server thread on GPU %d", g.depth,
@@ -195,8 +194,7 @@ Status stagedInit(Bootstrap& bs, const StagedConfig& cfg) {
 void stagedFinalize(Bootstrap& bs) {
   if (!g.ready) return;
   (void)bs.barrier();  // no PE still has a request in flight
-  g.stop.store(true);
-  g.server.join();
+  g.server.stop();
   for (Side& s : g.out) sideDestroy(&s, g.depth);
   for (Side& s : g.in) sideDestroy(&s, g.depth);
   for (auto& r : g.reg) cudaHostUnregister(r.first);

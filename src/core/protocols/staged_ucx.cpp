@@ -17,6 +17,7 @@
 #include "core/runtime/init.hpp"
 #include "core/runtime/runtime.hpp"
 #include "core/protocols/kernels.hpp"
+#include "core/protocols/service_thread.hpp"
 #include "core/protocols/staged_common.hpp"
 #include "transports/shm/shm_channel.hpp"
 
@@ -61,8 +62,7 @@ struct State {
   std::vector<uint64_t> next_put, next_get, seq;  // initiator, per target
   std::vector<uint64_t> served;                   // server, per sender
   uint64_t* amo_result = nullptr;
-  std::thread server;
-  std::atomic<bool> stop{false};
+  ServiceThread server;  // stopped at exit when finalize does not run
 };
 State g;
 
@@ -202,7 +202,7 @@ Status answer(int s, uint64_t seq, uint64_t result) {
 void serverMain() {
   cudaSetDevice(g.dev);
   long idle = 0;
-  while (!g.stop.load(std::memory_order_relaxed)) {
+  while (!g.server.stopping()) {
     bool did = false;
     for (int s = 0; s < g.n; ++s) {
       if (s == g.me) continue;
@@ -299,8 +299,7 @@ Status stagedUcxInit(Bootstrap& bs, const StagedUcxConfig& cfg) {
   g.need = cfg.need;
   UCXS_TRY(cudaSetDevice(g.dev));
   GSHMEM_CHECK(setup(bs));
-  g.stop.store(false);
-  g.server = std::thread(serverMain);
+  g.server.start(serverMain);
   g.ready = true;
   GSHMEM_CHECK(bs.barrier());
   GSHMEM_LOG_INFO(INIT, "staged/ucx: %d slots of %zu KiB per peer and direction, server thread on GPU %d", g.depth,
@@ -311,10 +310,7 @@ Status stagedUcxInit(Bootstrap& bs, const StagedUcxConfig& cfg) {
 void stagedUcxFinalize(Bootstrap& bs) {
   if (!g.seg) return;
   (void)bs.barrier();  // no PE still has a request in flight
-  if (g.ready) {
-    g.stop.store(true);
-    g.server.join();
-  }
+  if (g.ready) g.server.stop();
   for (Side& s : g.out) sideDestroy(&s, g.depth);
   for (Side& s : g.in) sideDestroy(&s, g.depth);
   if (g.ucx) g.ucx->disconnect();  // collective

@@ -118,36 +118,47 @@ GSHMEM_DEVICE_INLINE void copy(void* dst_, const void* src_, size_t n) {
 }
 
 // ------------------------------------------------------------------------------------------ proxy ring
-/// Claim a request (two words), write the argument, then the header. Returns the ticket (word index).
+GSHMEM_DEVICE_INLINE unsigned long long ldRelaxedGpu(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+GSHMEM_DEVICE_INLINE void stVolatile(uint64_t* p, uint64_t v) { *reinterpret_cast<volatile uint64_t*>(p) = v; }
+
+/// Post one request (handle__types.cuh): claim a ticket, wait for its slot to be free (by the device-side copy
+/// of the proxy's position; across the bus only when that copy says the ring is full), write the third word and
+/// the value, then publish the header with one system-scope release store (it also orders this thread's earlier
+/// stores, e.g. a put's source, before the proxy's copy). Returns the ticket.
 GSHMEM_DEVICE_INLINE unsigned long long proxyPost(const ProxyRing& r, uint32_t op, int pe, uint32_t aux,
-                                                  uint64_t off, uint64_t a0, uint64_t a1) {
-  unsigned long long t = atomicAdd(r.head, 2ull);
-  while (t + 2 - ldRelaxedSys(r.done) > r.nslots) {
+                                                  uint64_t off, uint64_t value, uint64_t arg = 0,
+                                                  bool has_arg = false) {
+  const unsigned long long t = atomicAdd(r.head, 1ull);
+  if (t - ldRelaxedGpu(r.seen) >= r.nslots) {
+    while (t - ldRelaxedSys(r.done) >= r.nslots) {
+    }
   }
-  ProxyRequest* s = r.slots + (t & (r.nslots - 1));
-  volatile uint64_t* arg = reinterpret_cast<volatile uint64_t*>(s + 1);
-  arg[0] = a0;
-  arg[1] = a1;
-  volatile uint64_t* hdr = reinterpret_cast<volatile uint64_t*>(s);
-  hdr[1] = off;
-  __threadfence_system();  // the argument and offset are visible before the header marks the request valid
-  hdr[0] = static_cast<uint64_t>(op) | (static_cast<uint64_t>(pe) << 8) | (static_cast<uint64_t>(aux) << 32);
-  __threadfence_system();
+  const uint32_t i = static_cast<uint32_t>(t) & (r.nslots - 1);
+  if (has_arg) stVolatile(&r.args[i], arg);
+  stVolatile(&r.slots[i].value, value);
+  stReleaseSys(reinterpret_cast<unsigned long long*>(&r.slots[i].header),
+               proxyHeader(op, aux, static_cast<uint32_t>(pe), off) | proxyPhase(t, r.nslots));
   return t;
 }
+/// Wait until the proxy retired the request of @p ticket (and every earlier one).
 GSHMEM_DEVICE_INLINE void proxyWait(const ProxyRing& r, unsigned long long ticket) {
-  while (ldRelaxedSys(r.done) < ticket + 2) {
+  while (ldRelaxedSys(r.done) <= ticket) {
   }
   fenceAcqRelSys();
 }
 GSHMEM_DEVICE_INLINE unsigned long long proxyResult(const ProxyRing& r, unsigned long long ticket) {
   proxyWait(r, ticket);
-  return volatileLoad(&r.results[(ticket / 2) % kProxyResults]);
+  return volatileLoad(&r.results[ticket % kProxyResults]);
 }
+/// Wait until every request claimed so far on this GPU is retired.
 GSHMEM_DEVICE_INLINE void proxyQuiet(const ProxyRing& r) {
   if (r.slots == nullptr) return;
-  unsigned long long h = atomicAdd(r.head, 0ull);
-  if (h) proxyWait(r, h - 2);
+  const unsigned long long h = ldRelaxedGpu(r.head);
+  if (h) proxyWait(r, h - 1);
 }
 
 template <typename T>
@@ -214,15 +225,10 @@ GSHMEM_DEVICE_INLINE void putmem(const DeviceHandle& h, void* dst, const void* s
         const size_t c = n - done < 8 ? n - done : 8;
         uint64_t v = 0;
         memcpy(&v, s + done, c);
-        t = detail::proxyPost(h.ring, kProxyPutV, pe, static_cast<uint32_t>(c), off + done, v, 0);
+        t = detail::proxyPost(h.ring, kProxyPutV, pe, static_cast<uint32_t>(c - 1), off + done, v);
       }
-    } else {
-      for (size_t done = 0; done < n;) {  // aux carries 32 bits of length
-        size_t c = n - done < (size_t(1) << 30) ? n - done : (size_t(1) << 30);
-        t = detail::proxyPost(h.ring, kProxyPut, pe, static_cast<uint32_t>(c), off + done,
-                              reinterpret_cast<uint64_t>(s + done), 0);
-        done += c;
-      }
+    } else if (n) {
+      t = detail::proxyPost(h.ring, kProxyPut, pe, 0, off, reinterpret_cast<uint64_t>(s), n, true);
     }
     if (!nbi && n) detail::proxyWait(h.ring, t);
     if (p != nullptr) detail::ceRelease(h);
@@ -247,18 +253,13 @@ GSHMEM_DEVICE_INLINE void getmem(const DeviceHandle& h, void* dst, const void* s
     if (!__isGlobal(dst)) {  // local/shared destination: fetch through the result words, 8 bytes at a time
       for (size_t done = 0; done < n; done += 8) {
         const size_t c = n - done < 8 ? n - done : 8;
-        t = detail::proxyPost(h.ring, kProxyGetV, pe, static_cast<uint32_t>(c), off + done, 0, 0);
+        t = detail::proxyPost(h.ring, kProxyGetV, pe, static_cast<uint32_t>(c - 1), off + done, 0);
         const uint64_t v = detail::proxyResult(h.ring, t);
         memcpy(d + done, &v, c);
       }
-    } else {
-      for (size_t done = 0; done < n;) {
-        size_t c = n - done < (size_t(1) << 30) ? n - done : (size_t(1) << 30);
-        t = detail::proxyPost(h.ring, kProxyGet, pe, static_cast<uint32_t>(c), off + done,
-                              reinterpret_cast<uint64_t>(d + done), 0);
-        done += c;
-      }
-      if (!nbi && n) detail::proxyWait(h.ring, t);
+    } else if (n) {
+      t = detail::proxyPost(h.ring, kProxyGet, pe, 0, off, reinterpret_cast<uint64_t>(d), n, true);
+      if (!nbi) detail::proxyWait(h.ring, t);
     }
     if (p != nullptr) detail::ceRelease(h);
   }
@@ -273,7 +274,7 @@ GSHMEM_DEVICE_INLINE void p(const DeviceHandle& h, T* dst, T value, int pe) {
     *q = value;
     return;
   }
-  detail::proxyPost(h.ring, kProxyPutV, pe, sizeof(T), detail::offsetOf(h, dst), detail::bitsOf(value), 0);
+  detail::proxyPost(h.ring, kProxyPutV, pe, sizeof(T) - 1, detail::offsetOf(h, dst), detail::bitsOf(value));
 }
 
 template <typename T>
@@ -281,7 +282,7 @@ GSHMEM_DEVICE_INLINE T g(const DeviceHandle& h, const T* src, int pe) {
   static_assert(sizeof(T) <= 8, "g takes scalars");
   const T* q = detail::peerPtr(h, src, pe);
   if (q != nullptr) return detail::volatileLoad(q);
-  unsigned long long t = detail::proxyPost(h.ring, kProxyGetV, pe, sizeof(T), detail::offsetOf(h, src), 0, 0);
+  unsigned long long t = detail::proxyPost(h.ring, kProxyGetV, pe, sizeof(T) - 1, detail::offsetOf(h, src), 0);
   return detail::fromBits<T>(detail::proxyResult(h.ring, t));
 }
 
@@ -293,8 +294,9 @@ GSHMEM_DEVICE_INLINE T atomic(const DeviceHandle& h, AmoCode op, T* dst, T value
   using U = typename std::conditional<sizeof(T) == 8, unsigned long long, unsigned int>::type;
   U* q = reinterpret_cast<U*>(detail::peerPtr(h, dst, pe));
   if (q == nullptr) {
-    unsigned long long t = detail::proxyPost(h.ring, kProxyAmo, pe, static_cast<uint32_t>(op) | (sizeof(T) << 8),
-                                             detail::offsetOf(h, dst), detail::bitsOf(value), detail::bitsOf(cond));
+    unsigned long long t = detail::proxyPost(h.ring, kProxyAmo, pe, static_cast<uint32_t>(op) | (sizeof(T) == 8) << 4,
+                                             detail::offsetOf(h, dst), detail::bitsOf(value), detail::bitsOf(cond),
+                                             op == kAmoCompareSwap);
     switch (op) {
       case kAmoSet: case kAmoAdd: case kAmoInc: case kAmoAnd: case kAmoOr: case kAmoXor: return T{};
       default: return detail::fromBits<T>(detail::proxyResult(h.ring, t));
@@ -377,8 +379,8 @@ GSHMEM_DEVICE_INLINE void signalOp(const DeviceHandle& h, uint64_t* sig, uint64_
     }
     return;
   }
-  detail::proxyPost(h.ring, kProxyAmo, pe, (sig_op == GSHMEM_SIGNAL_ADD ? kAmoAdd : kAmoSet) | (8u << 8),
-                    detail::offsetOf(h, sig), value, 0);
+  detail::proxyPost(h.ring, kProxyAmo, pe, (sig_op == GSHMEM_SIGNAL_ADD ? kAmoAdd : kAmoSet) | (1u << 4),
+                    detail::offsetOf(h, sig), value);
 }
 
 template <int S>
@@ -437,7 +439,7 @@ GSHMEM_DEVICE_INLINE void barrierAll(const DeviceHandle& h, bool do_quiet = true
     unsigned long long* f = &h.sync->flags[h.my_pe];
     unsigned long long* q = detail::peerPtr(h, f, pe);
     if (q != nullptr) detail::stReleaseSys(q, e);
-    else detail::proxyPost(h.ring, kProxyAmo, pe, kAmoSet | (8u << 8), detail::offsetOf(h, f), e, 0);
+    else detail::proxyPost(h.ring, kProxyAmo, pe, kAmoSet | (1u << 4), detail::offsetOf(h, f), e);
   }
   for (int pe = 0; pe < h.n_pes; ++pe)
     while (detail::ldRelaxedSys(&h.sync->flags[pe]) < e) {

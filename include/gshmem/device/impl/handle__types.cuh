@@ -5,40 +5,70 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "gshmem/device/macros.hpp"
+
 namespace gshmem {
 
-/// One 16-byte word of a proxy request. A request is two words: the header (written last; w0 != 0 marks it
-/// valid) and the argument. Header w0 = op (8 bits) | target PE (24 bits) << 8 | aux (32 bits) << 32;
-/// header w1 = byte offset in the target's device heap. Argument: see ProxyOp.
+/// One request of the GPU -> proxy ring: 16 bytes, one per operation. `header` is written last, with a
+/// system-scope release store, and carries the slot's phase bit (bit 63): the lap parity of the ticket, flipped,
+/// so a zeroed slot is never valid and a slot left from the previous lap is never taken for this one. The rest
+/// of the header: op (4 bits) << 59 | aux (5 bits) << 54 | target PE (16 bits) << 38 | byte offset in the
+/// target's device heap (38 bits). `value`: see ProxyOp. Requests that need a third word (a put/get's length,
+/// a compare-and-swap's compare value) find it in ProxyRing::args at the slot's own index.
 struct alignas(16) ProxyRequest {
-  uint64_t w0;
-  uint64_t w1;
+  uint64_t value;
+  uint64_t header;
 };
 static_assert(sizeof(ProxyRequest) == 16, "proxy requests are fixed 16-byte words");
 static_assert(std::is_trivially_copyable<ProxyRequest>::value, "written by the GPU as raw stores");
 
 enum ProxyOp : uint32_t {
   kProxyNone = 0,
-  kProxyPut = 1,   ///< aux = bytes; arg.w0 = local source address (device or host, any UVA address)
-  kProxyPutV = 2,  ///< aux = bytes (1..8); arg.w0 = the value's bytes
-  kProxyGet = 3,   ///< aux = bytes; arg.w0 = local destination address
-  kProxyGetV = 4,  ///< aux = bytes (1..8); the value lands in results[]
-  kProxyAmo = 5,   ///< aux = AmoOp | operand size << 8; arg.w0 = value, arg.w1 = compare; result in results[]
+  kProxyPut = 1,   ///< value = local source address (any UVA address); args[slot] = bytes
+  kProxyPutV = 2,  ///< aux = bytes - 1 (1..8 bytes); value = the bytes
+  kProxyGet = 3,   ///< value = local destination address; args[slot] = bytes
+  kProxyGetV = 4,  ///< aux = bytes - 1; the value lands in results[]
+  kProxyAmo = 5,   ///< aux = AmoOp | (operand size == 8) << 4; value = operand; args[slot] = compare (CAS only)
 };
-constexpr int kProxyPeBits = 24;
+constexpr int kProxyPeBits = 16;
+constexpr int kProxyOffsetBits = 38;  ///< device heaps up to 256 GiB are reachable through the proxy
+constexpr uint64_t kProxyPhaseBit = uint64_t(1) << 63;
 
-/// The GPU -> proxy ring (one per GPU). Slots live in pinned host memory mapped into the GPU; each index is
-/// written by its producer into the consumer's memory: GPU threads claim slots with an atomic on `head` (device
-/// memory) and write the slots (host memory, read by the proxy); the proxy writes `done` (host memory, read by
-/// the GPU) after retiring requests in order.
+/// The header of a request without its phase bit.
+GSHMEM_HOST_DEVICE constexpr uint64_t proxyHeader(uint32_t op, uint32_t aux, uint32_t pe, uint64_t off) {
+  return static_cast<uint64_t>(op & 0xf) << 59 | static_cast<uint64_t>(aux & 0x1f) << 54 |
+         static_cast<uint64_t>(pe & ((1u << kProxyPeBits) - 1)) << kProxyOffsetBits |
+         (off & ((uint64_t(1) << kProxyOffsetBits) - 1));
+}
+/// The phase bit of ticket @p t in a ring of @p nslots (a power of two): set on even laps.
+GSHMEM_HOST_DEVICE constexpr uint64_t proxyPhase(unsigned long long t, uint32_t nslots) {
+  return (t & nslots) ? 0 : kProxyPhaseBit;
+}
+GSHMEM_HOST_DEVICE constexpr uint32_t proxyOpOf(uint64_t h) { return static_cast<uint32_t>(h >> 59) & 0xf; }
+GSHMEM_HOST_DEVICE constexpr uint32_t proxyAuxOf(uint64_t h) { return static_cast<uint32_t>(h >> 54) & 0x1f; }
+GSHMEM_HOST_DEVICE constexpr int proxyPeOf(uint64_t h) {
+  return static_cast<int>((h >> kProxyOffsetBits) & ((1u << kProxyPeBits) - 1));
+}
+GSHMEM_HOST_DEVICE constexpr uint64_t proxyOffsetOf(uint64_t h) {
+  return h & ((uint64_t(1) << kProxyOffsetBits) - 1);
+}
+
+/// The GPU -> proxy ring (one per GPU). Each counter is written by one side into the memory the other side reads
+/// cheaply. GPU threads claim tickets with one atomic on `head` (device memory) and write slot ticket % nslots
+/// (pinned host memory, read by the proxy). The proxy retires requests in order, in batches, and publishes the
+/// count retired twice: in `done` (pinned host memory, polled by the GPU only to wait for completion: quiet,
+/// blocking calls, fetch results) and, less often, in `seen` (device memory, a copy of `done` that may lag): a
+/// producer reads `seen` to find room and reads `done` across the bus only when `seen` says the ring is full.
 struct ProxyRing {
-  ProxyRequest* slots = nullptr;          ///< nslots words (device address of the pinned mapping)
-  unsigned long long* head = nullptr;     ///< device memory: words claimed so far
-  unsigned long long* done = nullptr;     ///< pinned host: words retired so far (only the proxy writes it)
-  unsigned long long* results = nullptr;  ///< pinned host: kProxyResults fetch results, by request number
-  uint32_t nslots = 0;                    ///< power of two, even
+  ProxyRequest* slots = nullptr;          ///< nslots requests (device address of the pinned mapping)
+  uint64_t* args = nullptr;               ///< nslots third words, same index as the slot (pinned, mapped)
+  unsigned long long* head = nullptr;     ///< device memory: tickets claimed so far
+  unsigned long long* seen = nullptr;     ///< device memory: a lagging copy of `done` (only the proxy writes it)
+  unsigned long long* done = nullptr;     ///< pinned host: requests retired so far (only the proxy writes it)
+  unsigned long long* results = nullptr;  ///< pinned host: kProxyResults fetch results, by ticket
+  uint32_t nslots = 0;                    ///< power of two
 };
-constexpr uint32_t kProxyResults = 8192;  ///< results are indexed by (ticket / 2) % kProxyResults
+constexpr uint32_t kProxyResults = 8192;  ///< results are indexed by ticket % kProxyResults (>= 2 * nslots)
 
 /// Synchronization words at the same offset in every PE's device heap (after the user part).
 struct DeviceSync {

@@ -1,0 +1,180 @@
+// The device proxy (design in proxy.hpp; the ring's format and producer in include/gshmem/device/impl/, its
+// consumer in proxy_ring.hpp).
+//
+// The thread takes every request the GPU has published (up to kBatch), starts each one (a copy-engine copy on the
+// proxy's stream returns at once; a request through the staged protocol completes before it returns), waits for the
+// stream once, and retires the whole batch with one store of `done`. Requests to one PE are executed in ring
+// order: copies to a PE share the stream, and a synchronous request to a PE never follows an asynchronous one to
+// the same PE (the backend reaches a PE either by copy or staged, never both). Every kSeenPeriod retired
+// requests it also refreshes the GPU's device-side copy of `done` (one 8-byte cudaMemcpyAsync on a stream of its
+// own, never waited for): producers find room there without reading host memory.
+#include "core/protocols/proxy.hpp"
+
+#include <cuda_runtime.h>
+#include <pthread.h>
+#include <sched.h>
+
+#include <cstring>
+#include <vector>
+
+#include "base/log.hpp"
+#include "core/protocols/device_path.hpp"
+#include "core/protocols/proxy_ring.hpp"
+#include "core/protocols/service_thread.hpp"
+#include "core/runtime.hpp"
+
+namespace gshmem::protocols {
+
+namespace {
+
+constexpr uint32_t kRingSlots = 4096;             ///< requests in flight per GPU
+constexpr unsigned kBatch = 256;                  ///< requests retired together at most
+constexpr uint64_t kSeenPeriod = kRingSlots / 8;  ///< retired requests between refreshes of the device copy
+static_assert(kProxyResults >= 2 * kRingSlots, "a fetch result outlives its slot's next use");
+
+struct State {
+  int dev = -1;
+  ProxyTarget target{};
+  ServiceThread thread;
+  ProxyRingConsumer ring;
+  void* host = nullptr;                   // pinned block: slots, args, done, results
+  unsigned long long* done = nullptr;     // host address of ProxyRing::done
+  unsigned long long* d_words = nullptr;  // device memory: head, seen (one line each)
+  cudaStream_t stream = nullptr;          // the copies requests ask for
+  cudaStream_t seen_stream = nullptr;     // refreshes of `seen`
+  uint64_t seen_at = 0;                   // `done` value of the last refresh
+};
+State g;
+
+const char* const kCall = "gshmem proxy";
+
+#define PROXY_CHECK(call, expr)                                                                      \
+  do {                                                                                               \
+    cudaError_t e_ = (expr);                                                                         \
+    if (e_ != cudaSuccess) fatal(call, "%s failed: %s", #expr, cudaGetErrorString(e_));              \
+  } while (0)
+
+/// Start one request. Returns whether it left work on g.stream.
+bool execute(const ProxyReq& q) {
+  if (q.pe >= g_rt.n_pes) fatal(kCall, "GPU request %u names PE %d of %d", q.op, q.pe, g_rt.n_pes);
+  unsigned long long* res = g.ring.result(q.ticket);
+  switch (q.op) {
+    case kProxyPut: return g.target.put(q.pe, q.off, reinterpret_cast<const void*>(q.value), q.arg, g.stream);
+    case kProxyPutV: {
+      const uint64_t v = q.value;  // pageable: the copy has read it when put returns
+      return g.target.put(q.pe, q.off, &v, q.aux + 1, g.stream);
+    }
+    case kProxyGet: return g.target.get(q.pe, q.off, reinterpret_cast<void*>(q.value), q.arg, g.stream);
+    case kProxyGetV:
+      *res = 0;
+      return g.target.get(q.pe, q.off, res, q.aux + 1, g.stream);
+    case kProxyAmo:
+      *res = g.target.amo(q.pe, q.off, static_cast<AmoOp>(q.aux & 0xf), (q.aux & 0x10) ? 8 : 4, q.value, q.arg);
+      return false;
+    default:
+      fatal(kCall, "GPU request %llu has op %u, which is not valid", static_cast<unsigned long long>(q.ticket), q.op);
+  }
+}
+
+/// Take and run what the GPU published; retire it as one batch. Returns how many requests it retired.
+unsigned drain() {
+  bool pending = false;
+  const unsigned n = g.ring.take(kBatch, [&](const ProxyReq& q) { pending |= execute(q); });
+  if (n == 0) return 0;
+  if (pending) PROXY_CHECK(kCall, cudaStreamSynchronize(g.stream));
+  g.ring.retire();
+  if (g.ring.tail() - g.seen_at >= kSeenPeriod) {
+    g.seen_at = g.ring.tail();
+    PROXY_CHECK(kCall, cudaMemcpyAsync(g.d_words + 8, g.done, sizeof(unsigned long long), cudaMemcpyHostToDevice,
+                                       g.seen_stream));
+  }
+  return n;
+}
+
+/// Pin the calling (proxy) thread to the CPUs near GPU g.dev, as far as they lie inside the CPUs it may run on
+/// now. Does nothing when the topology does not know them, when none of them is allowed, or when they cover every
+/// allowed CPU (a launcher's binding is never widened or replaced). Best effort: a failure is logged, not fatal.
+void proxyPinNearGpu() {
+  std::vector<int> near;
+  if (!deviceNearCpus(g.dev, &near)) return;
+  cpu_set_t allowed, want;
+  CPU_ZERO(&allowed);
+  CPU_ZERO(&want);
+  if (pthread_getaffinity_np(pthread_self(), sizeof allowed, &allowed) != 0) return;
+  for (int c : near)
+    if (c >= 0 && c < CPU_SETSIZE && CPU_ISSET(c, &allowed)) CPU_SET(c, &want);
+  const int n = CPU_COUNT(&want);
+  if (n == 0 || n == CPU_COUNT(&allowed)) return;
+  if (int rc = pthread_setaffinity_np(pthread_self(), sizeof want, &want); rc != 0)
+    GSHMEM_LOG_INFO(PROXY, "cannot pin the device proxy thread near GPU %d: %s", g.dev, strerror(rc));
+  else
+    GSHMEM_LOG_DEBUG(PROXY, "device proxy thread pinned to the %d CPU(s) near GPU %d", n, g.dev);
+}
+
+void proxyMain() {
+  cudaSetDevice(g.dev);
+  proxyPinNearGpu();  // before the first poll; may load the hwloc topology here (devicePathInit then reuses it)
+  long idle = 0;
+  while (!g.thread.stopping()) {
+    if (drain() != 0) idle = 0;
+    else if (++idle > 100000) std::this_thread::yield();
+    else GSHMEM_CPU_RELAX();
+  }
+}
+
+}  // namespace
+
+void proxyStart(const char* call, int device, std::size_t heap_bytes, const ProxyTarget& target, ProxyRing* ring) {
+  if (g_rt.n_pes > (1 << kProxyPeBits))
+    fatal(call, "the device proxy addresses at most %d PEs, this job has %d; run with GSHMEM_P2P=1 on fewer PEs",
+          1 << kProxyPeBits, g_rt.n_pes);
+  if (heap_bytes > (uint64_t(1) << kProxyOffsetBits))
+    fatal(call, "the device proxy reaches device heaps up to %llu GiB; lower GSHMEM_SYMMETRIC_SIZE_DEVICE",
+          static_cast<unsigned long long>((uint64_t(1) << kProxyOffsetBits) >> 30));
+  g.dev = device;
+  g.target = target;
+  // Pinned, mapped host memory: slots, args, then `done` on a line of its own, then the results.
+  const std::size_t slots = sizeof(ProxyRequest) * kRingSlots, args = sizeof(uint64_t) * kRingSlots;
+  const std::size_t bytes = slots + args + 64 + sizeof(unsigned long long) * kProxyResults;
+  PROXY_CHECK(call, cudaHostAlloc(&g.host, bytes, cudaHostAllocMapped | cudaHostAllocPortable));
+  std::memset(g.host, 0, bytes);
+  void* d = nullptr;
+  PROXY_CHECK(call, cudaHostGetDevicePointer(&d, g.host, 0));
+  char* h = static_cast<char*>(g.host);
+  char* dv = static_cast<char*>(d);
+  g.done = reinterpret_cast<unsigned long long*>(h + slots + args);
+  g.ring.attach(reinterpret_cast<ProxyRequest*>(h), reinterpret_cast<uint64_t*>(h + slots), kRingSlots, g.done,
+                reinterpret_cast<unsigned long long*>(h + slots + args + 64));
+  PROXY_CHECK(call, cudaMalloc(&g.d_words, 128));  // head at [0], seen at [8]: separate 64-byte lines
+  PROXY_CHECK(call, cudaMemset(g.d_words, 0, 128));
+  PROXY_CHECK(call, cudaStreamCreateWithFlags(&g.stream, cudaStreamNonBlocking));
+  PROXY_CHECK(call, cudaStreamCreateWithFlags(&g.seen_stream, cudaStreamNonBlocking));
+  g.seen_at = 0;
+  ProxyRing& r = *ring;
+  r.slots = reinterpret_cast<ProxyRequest*>(dv);
+  r.args = reinterpret_cast<uint64_t*>(dv + slots);
+  r.done = reinterpret_cast<unsigned long long*>(dv + slots + args);
+  r.results = reinterpret_cast<unsigned long long*>(dv + slots + args + 64);
+  r.head = g.d_words;
+  r.seen = g.d_words + 8;
+  r.nslots = kRingSlots;
+  g.thread.start(proxyMain);
+}
+
+void proxyStop() {
+  if (!g.thread.running()) return;
+  g.thread.stop();
+  cudaStreamSynchronize(g.seen_stream);
+  cudaStreamDestroy(g.seen_stream);
+  cudaStreamDestroy(g.stream);
+  cudaFree(g.d_words);
+  cudaFreeHost(g.host);
+  g.host = nullptr;
+  g.done = nullptr;
+  g.d_words = nullptr;
+  g.stream = g.seen_stream = nullptr;
+}
+
+bool proxyRunning() { return g.thread.running(); }
+
+}  // namespace gshmem::protocols

@@ -1,0 +1,40 @@
+// The device proxy: one CPU thread per PE that drains this GPU's request ring (format in
+// include/gshmem/device/impl/handle__types.cuh, producer detail::proxyPost in impl/api__funcs.cuh, consumer in
+// proxy_ring.hpp) and executes each request through a small interface to the device backend (put/get/AMO on a
+// PE's device heap), retiring requests in batches. Private to src/core.
+//
+// The proxy serves no other PE: requests that peers send to this PE's heap are served by the staged protocols'
+// server threads (dispatch.hpp), so proxies never wait for each other.
+// No CUDA types here: the stream is passed as CUstream_st*.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "gshmem/device/impl/handle__types.cuh"
+#include "transports/transport.hpp"  // AmoOp
+
+struct CUstream_st;
+
+namespace gshmem::protocols {
+
+/// How the proxy reaches a PE's device heap. Every function is called on the proxy thread only. put/get either
+/// complete before they return (and return false) or leave the copy ordered on @p stream (and return true; the
+/// proxy synchronizes the stream before it reports the request complete). A PE is reached one way or the other,
+/// never both. amo completes before it returns and returns the old value (0 for non-fetching operations).
+struct ProxyTarget {
+  bool (*put)(int pe, std::size_t off, const void* src, std::size_t n, CUstream_st* stream);
+  bool (*get)(int pe, std::size_t off, void* dst, std::size_t n, CUstream_st* stream);
+  uint64_t (*amo)(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value, uint64_t cond);
+};
+
+/// Allocate the ring on GPU @p device, fill @p ring (the DeviceHandle's copy the kernels use) and start the
+/// thread. @p heap_bytes: the size of every PE's device heap (offsets the requests must carry). Not collective.
+/// Fatal (one line naming @p call) when the job is beyond the request format or CUDA refuses the ring's memory.
+void proxyStart(const char* call, int device, std::size_t heap_bytes, const ProxyTarget& target, ProxyRing* ring);
+/// Stop and join the thread, free the ring. Idempotent. A program that exits without finalize needs no call:
+/// the thread is a ServiceThread, stopped at exit without touching CUDA.
+void proxyStop();
+/// Whether the thread is running.
+bool proxyRunning();
+
+}  // namespace gshmem::protocols
