@@ -20,6 +20,7 @@
 #include "core/device/device_kernels.hpp"
 #include "core/protocols/dispatch.hpp"
 #include "core/protocols/proxy.hpp"
+#include "core/protocols/service_thread.hpp"
 
 namespace gshmem::device {
 
@@ -47,7 +48,7 @@ State g;
   } while (0)
 
 void check(const char* call, const char* what, int pe, Status st) {
-  if (isError(st))
+  if (isError(st) && !protocols::serviceExiting())  // at exit a peer may be gone: the request is dropped
     fatal(call, "%s of device memory on PE %d through %s failed: %s", what, pe, protocols::deviceRoute(pe),
           st == Status::Unsupported ? "no transport reaches its device heap (it is on another node and this build has "
                                       "no UCX)" : statusString(st));

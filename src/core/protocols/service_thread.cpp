@@ -2,6 +2,7 @@
 #include "core/protocols/service_thread.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <mutex>
@@ -31,7 +32,10 @@ void removeLive(ServiceThread* t) {
 }
 
 /// The atexit handler: stop every running thread, the last started first (a later service may use an earlier).
+std::atomic<bool> g_exiting{false};
+
 void stopAllAtExit() {
+  g_exiting.store(true, std::memory_order_release);
   Registry& r = registry();
   for (;;) {
     ServiceThread* t = nullptr;
@@ -45,6 +49,8 @@ void stopAllAtExit() {
 }
 
 }  // namespace
+
+bool serviceExiting() { return g_exiting.load(std::memory_order_acquire); }
 
 void ServiceThread::start(std::function<void()> body) {
   stop_.store(false);

@@ -13,6 +13,10 @@
 
 namespace gshmem::protocols {
 
+/// True once the process exit handler has begun stopping the service threads: a wait on a peer's service thread
+/// must give up then (the peer may be exiting too), so every thread can end and be joined.
+bool serviceExiting();
+
 class ServiceThread {
  public:
   ServiceThread() = default;

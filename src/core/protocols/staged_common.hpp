@@ -9,6 +9,7 @@
 #include "base/log.hpp"
 #include "base/status.hpp"
 #include "core/runtime.hpp"
+#include "core/protocols/service_thread.hpp"
 
 namespace gshmem::protocols::staged {
 
@@ -62,10 +63,12 @@ inline Status eventDone(const char* who, cudaEvent_t e, bool* yes) {
   return r == cudaSuccess || r == cudaErrorNotReady ? Status::Ok : cudaFailed(who, "copy", r);
 }
 
-/// One idle poll: spin, then yield the core (PEs and their threads may outnumber cores).
-inline void relax(long* idle) {
+/// One idle poll of a wait on a peer: spin, then yield the core (PEs and their threads may outnumber cores).
+/// @return false once the process is exiting (serviceExiting): the caller gives up with Status::RemoteError.
+inline bool relax(long* idle) {
   if (++*idle > 4096) std::this_thread::yield();
   else GSHMEM_CPU_RELAX();
+  return !serviceExiting();
 }
 
 }  // namespace gshmem::protocols::staged

@@ -68,7 +68,7 @@ Status produce(Side& s, int target, int sender, const char* src, std::size_t n, 
       did = true;
     }
     if (did) idle = 0;
-    else relax(&idle);
+    else if (!relax(&idle)) return Status::RemoteError;
   }
   return Status::Ok;
 }
@@ -99,7 +99,7 @@ Status consume(Side& s, int target, int sender, char* dst, std::size_t n, uint64
       did = true;
     }
     if (did) idle = 0;
-    else relax(&idle);
+    else if (!relax(&idle)) return Status::RemoteError;
   }
   return Status::Ok;
 }
@@ -224,7 +224,8 @@ Status stagedTransfer(int pe, std::size_t off, void* local, std::size_t n, Direc
   // Complete when the server answered: for a put its last H2D completed (blocking put semantics, every slot free).
   uint64_t ignored = 0;
   long idle = 0;
-  while (!g.ch->replied(pe, seq, &ignored)) relax(&idle);
+  while (!g.ch->replied(pe, seq, &ignored))
+    if (!relax(&idle)) return Status::RemoteError;
   return Status::Ok;
 }
 
@@ -239,7 +240,8 @@ Status stagedAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t valu
   r.cond = cond;
   const uint64_t seq = g.ch->post(pe, r);
   long idle = 0;
-  while (!g.ch->replied(pe, seq, result)) relax(&idle);
+  while (!g.ch->replied(pe, seq, result))
+    if (!relax(&idle)) return Status::RemoteError;
   return Status::Ok;
 }
 

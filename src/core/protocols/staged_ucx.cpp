@@ -92,12 +92,12 @@ Status publish(int y, std::size_t off, uint64_t v) {
   GSHMEM_CHECK(g.ucx->fence());
   return g.ucx->putNbi(boxThere(y, off), &v, sizeof v);
 }
-void progress(long* idle) {
+bool progress(long* idle) {
   {
     std::lock_guard<std::mutex> lk(g.ucx_lock);
     g.ucx->progress();
   }
-  relax(idle);
+  return relax(idle);
 }
 
 /// A producer's half of one pipeline: device/host memory -> local bounce ring -> peer's ring.
@@ -133,7 +133,7 @@ Status produce(const Source& s, const char* src, std::size_t n, uint64_t first, 
       }
     }
     if (did) idle = 0;
-    else progress(&idle);
+    else if (!progress(&idle)) return Status::RemoteError;
   }
   return Status::Ok;
 }
@@ -169,7 +169,7 @@ Status consume(const Drain& d, char* dst, std::size_t n, uint64_t first, std::si
       did = true;
     }
     if (did) idle = 0;
-    else progress(&idle);
+    else if (!progress(&idle)) return Status::RemoteError;
   }
   return Status::Ok;
 }
@@ -237,7 +237,8 @@ Status post(int pe, const ChannelRequest& r, uint64_t* seq) {
 }
 Status awaitReply(int pe, uint64_t seq, uint64_t* result) {
   long idle = 0;
-  while (box(pe)->reply.v.load(std::memory_order_acquire) != seq) progress(&idle);
+  while (box(pe)->reply.v.load(std::memory_order_acquire) != seq)
+    if (!progress(&idle)) return Status::RemoteError;
   *result = box(pe)->result.v.load(std::memory_order_acquire);
   return Status::Ok;
 }
