@@ -128,8 +128,10 @@ void serverMain() {
     ChannelRequest r;
     for (int s = 0; s < g.n; ++s) {
       if (!g.ch->reaches(s) || !g.ch->next(s, &r)) continue;
-      if (isError(serveOne(s, r)))
+      if (isError(serveOne(s, r))) {
+        if (serviceExiting()) return;  // the process is exiting: the sender may be gone
         fatal("gshmem staged server", "cannot serve a request of PE %d on this GPU (see the error above)", s);
+      }
       g.ch->reply(s, r.op == kOpAmo ? *reinterpret_cast<volatile uint64_t*>(g.amo_result) : 0);
       did = true;
     }

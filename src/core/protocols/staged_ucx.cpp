@@ -211,8 +211,10 @@ void serverMain() {
       g.served[s] = q;
       const ChannelRequest r = box(s)->r;
       uint64_t result = 0;
-      if (isError(serveOne(s, r, &result)) || isError(answer(s, q, result)))
+      if (isError(serveOne(s, r, &result)) || isError(answer(s, q, result))) {
+        if (serviceExiting()) return;  // the process is exiting: the sender may be gone
         fatal("gshmem staged/ucx server", "cannot serve a request of PE %d (see the error above)", s);
+      }
       did = true;
     }
     if (did) {
