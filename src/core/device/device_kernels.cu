@@ -73,14 +73,15 @@ void rmaOnStream(const char* call, void* dst, const void* src, size_t n, int pe,
   checkDev(call, get ? "source" : "dest", get ? src : dst, n);
   if (n == 0) return;
   const size_t off = static_cast<const char*>(get ? src : dst) - g_region.base;
-  if (backendPeerPtr(pe, off)) {
-    Status st = protocols::deviceRma(pe, off, get ? dst : const_cast<void*>(src), n,
-                                     get ? Direction::Get : Direction::Put, s, false, protocols::Initiator::Host);
-    if (isError(st))
-      fatal(call, "%s of %zu bytes to PE %d through %s failed: %s", get ? "get" : "put", n, pe,
-            protocols::deviceRoute(pe), statusString(st));
-    return;
-  }
+  // The dispatch site, stream-ordered: direct copies to a mapped peer are queued on the stream; the staged protocol
+  // (an unmapped peer) orders itself after the stream's earlier work and completes before it returns. Only a peer
+  // no host protocol reaches takes the proxy, through a one-block kernel on the stream.
+  Status st = protocols::deviceRma(pe, off, get ? dst : const_cast<void*>(src), n,
+                                   get ? Direction::Get : Direction::Put, s, false, protocols::Initiator::Host);
+  if (st == Status::Ok) return;
+  if (st != Status::Unsupported || backendPeerPtr(pe, off))
+    fatal(call, "%s of %zu bytes to PE %d through %s failed: %s", get ? "get" : "put", n, pe,
+          protocols::deviceRoute(pe), statusString(st));
   putKernel<<<1, kPutThreads, 0, s>>>(h, static_cast<char*>(dst), static_cast<const char*>(src), n, pe, get ? 1 : 0);
   checkLaunch(call);
 }
