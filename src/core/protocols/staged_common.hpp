@@ -31,6 +31,14 @@ inline Status cudaFailed(const char* who, const char* what, cudaError_t e) {
   return Status::SystemError;
 }
 
+/// Return cudaFailed(kWho, ...) from the enclosing Status function when @p expr fails (each staged protocol's file
+/// defines kWho, the name its errors carry).
+#define STAGED_CUDA_TRY(expr)                                   \
+  do {                                                          \
+    cudaError_t e_ = (expr);                                    \
+    if (e_ != cudaSuccess) return cudaFailed(kWho, #expr, e_); \
+  } while (0)
+
 inline Status sideCreate(const char* who, Side* s, int depth) {
   cudaError_t e = cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking);
   for (int i = 0; i < depth && e == cudaSuccess; ++i) e = cudaEventCreateWithFlags(&s->ev[i], cudaEventDisableTiming);

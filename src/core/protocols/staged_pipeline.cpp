@@ -37,12 +37,6 @@ struct State {
 };
 State g;
 
-#define STAGE_TRY(expr)                                          \
-  do {                                                           \
-    cudaError_t e_ = (expr);                                     \
-    if (e_ != cudaSuccess) return cudaFailed(kWho, #expr, e_);  \
-  } while (0)
-
 /// Producer on channel sender -> target: chunks first..first+k-1 of [src, src+n) into the slots.
 Status produce(Side& s, int target, int sender, const char* src, std::size_t n, uint64_t first, std::size_t chunk) {
   std::atomic<uint64_t>& produced = g.ch->produced(target, sender);
@@ -55,9 +49,9 @@ Status produce(Side& s, int target, int sender, const char* src, std::size_t n, 
     const uint64_t free_upto = consumed.load(std::memory_order_acquire) + g.depth;
     while (issued < k && first + issued < free_upto) {
       std::size_t o = issued * chunk, len = n - o < chunk ? n - o : chunk;
-      STAGE_TRY(cudaMemcpyAsync(g.ch->slot(target, sender, first + issued), src + o, len, cudaMemcpyDefault,
+      STAGED_CUDA_TRY(cudaMemcpyAsync(g.ch->slot(target, sender, first + issued), src + o, len, cudaMemcpyDefault,
                                 s.stream));
-      STAGE_TRY(cudaEventRecord(s.ev[(first + issued) % g.depth], s.stream));
+      STAGED_CUDA_TRY(cudaEventRecord(s.ev[(first + issued) % g.depth], s.stream));
       ++issued;
       did = true;
     }
@@ -86,9 +80,9 @@ Status consume(Side& s, int target, int sender, char* dst, std::size_t n, uint64
     const uint64_t avail = produced.load(std::memory_order_acquire);
     while (issued < k && first + issued < avail) {
       std::size_t o = issued * chunk, len = n - o < chunk ? n - o : chunk;
-      STAGE_TRY(cudaMemcpyAsync(dst + o, g.ch->slot(target, sender, first + issued), len, cudaMemcpyDefault,
+      STAGED_CUDA_TRY(cudaMemcpyAsync(dst + o, g.ch->slot(target, sender, first + issued), len, cudaMemcpyDefault,
                                 s.stream));
-      STAGE_TRY(cudaEventRecord(s.ev[(first + issued) % g.depth], s.stream));
+      STAGED_CUDA_TRY(cudaEventRecord(s.ev[(first + issued) % g.depth], s.stream));
       ++issued;
       did = true;
     }
@@ -111,8 +105,8 @@ Status serveOne(int sender, const ChannelRequest& r) {
     case kOpPut: return consume(s, g.me, sender, g.heap + r.off, r.n, r.first, r.chunk);
     case kOpGet: return produce(s, g.me, sender, g.heap + r.off, r.n, r.first, r.chunk);
     case kOpAmo:
-      STAGE_TRY(launchAmo(g.heap + r.off, r.aux & 0xff, r.aux >> 8, r.value, r.cond, g.amo_result, s.stream));
-      STAGE_TRY(cudaStreamSynchronize(s.stream));
+      STAGED_CUDA_TRY(launchAmo(g.heap + r.off, r.aux & 0xff, r.aux >> 8, r.value, r.cond, g.amo_result, s.stream));
+      STAGED_CUDA_TRY(cudaStreamSynchronize(s.stream));
       return Status::Ok;
     default:
       GSHMEM_LOG_ERROR(TRANSPORT, "staged: request %u from PE %d is not valid", r.op, sender);
@@ -151,7 +145,7 @@ std::size_t chunkFor(std::size_t n) {
 }
 
 Status pin(char* base, std::size_t bytes) {
-  STAGE_TRY(cudaHostRegister(base, bytes, cudaHostRegisterPortable));
+  STAGED_CUDA_TRY(cudaHostRegister(base, bytes, cudaHostRegisterPortable));
   g.reg.emplace_back(base, bytes);
   return Status::Ok;
 }
@@ -168,7 +162,7 @@ Status stagedInit(Bootstrap& bs, const StagedConfig& cfg) {
   g.depth = g.ch->depth();
   g.me = bs.rank();
   g.n = bs.size();
-  STAGE_TRY(cudaSetDevice(g.dev));
+  STAGED_CUDA_TRY(cudaSetDevice(g.dev));
   // Pin what this process DMAs into: its own segment (it serves every sender) and, in each peer's segment, its
   // own channel (it initiates there). Portable: usable from every context of the process.
   if (g.ch->ownSegment()) GSHMEM_CHECK(pin(g.ch->ownSegment(), g.ch->segmentBytes()));
@@ -184,7 +178,7 @@ Status stagedInit(Bootstrap& bs, const StagedConfig& cfg) {
       GSHMEM_CHECK(sideCreate(kWho, &g.in[pe], g.depth));
     }
   g.next.assign(g.n, 0);
-  STAGE_TRY(cudaHostAlloc(&g.amo_result, 64, cudaHostAllocPortable));
+  STAGED_CUDA_TRY(cudaHostAlloc(&g.amo_result, 64, cudaHostAllocPortable));
   g.server.start(serverMain);
   g.ready = true;
   GSHMEM_CHECK(bs.barrier());

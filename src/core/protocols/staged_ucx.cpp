@@ -66,7 +66,7 @@ struct State {
 };
 State g;
 
-#define UCXS_TRY(expr)                                           \
+#define STAGED_CUDA_TRY(expr)                                           \
   do {                                                           \
     cudaError_t e_ = (expr);                                     \
     if (e_ != cudaSuccess) return cudaFailed(kWho, #expr, e_);  \
@@ -117,9 +117,9 @@ Status produce(const Source& s, const char* src, std::size_t n, uint64_t first, 
     bool did = false, yes = false;
     while (issued < k && issued < sent + g.depth) {  // the local bounce slot is free once its last chunk was sent
       std::size_t o = issued * chunk, len = n - o < chunk ? n - o : chunk;
-      UCXS_TRY(cudaMemcpyAsync(slotHere(s.peer, s.bounce, first + issued), src + o, len, cudaMemcpyDefault,
+      STAGED_CUDA_TRY(cudaMemcpyAsync(slotHere(s.peer, s.bounce, first + issued), src + o, len, cudaMemcpyDefault,
                                s.side->stream));
-      UCXS_TRY(cudaEventRecord(s.side->ev[(first + issued) % g.depth], s.side->stream));
+      STAGED_CUDA_TRY(cudaEventRecord(s.side->ev[(first + issued) % g.depth], s.side->stream));
       ++issued;
       did = true;
     }
@@ -156,9 +156,9 @@ Status consume(const Drain& d, char* dst, std::size_t n, uint64_t first, std::si
     const uint64_t avail = d.produced->load(std::memory_order_acquire);
     while (issued < k && first + issued < avail) {
       std::size_t o = issued * chunk, len = n - o < chunk ? n - o : chunk;
-      UCXS_TRY(cudaMemcpyAsync(dst + o, slotHere(d.peer, d.here, first + issued), len, cudaMemcpyDefault,
+      STAGED_CUDA_TRY(cudaMemcpyAsync(dst + o, slotHere(d.peer, d.here, first + issued), len, cudaMemcpyDefault,
                                d.side->stream));
-      UCXS_TRY(cudaEventRecord(d.side->ev[(first + issued) % g.depth], d.side->stream));
+      STAGED_CUDA_TRY(cudaEventRecord(d.side->ev[(first + issued) % g.depth], d.side->stream));
       ++issued;
       did = true;
     }
@@ -184,8 +184,8 @@ Status serveOne(int s, const ChannelRequest& r, uint64_t* result) {
       return produce(Source{s, side, kGetOut, kGetIn, offsetof(Box, get_produced), &box(s)->get_consumed.v},
                      g.heap + r.off, r.n, r.first, r.chunk);
     case kOpAmo:
-      UCXS_TRY(launchAmo(g.heap + r.off, r.aux & 0xff, r.aux >> 8, r.value, r.cond, g.amo_result, side->stream));
-      UCXS_TRY(cudaStreamSynchronize(side->stream));
+      STAGED_CUDA_TRY(launchAmo(g.heap + r.off, r.aux & 0xff, r.aux >> 8, r.value, r.cond, g.amo_result, side->stream));
+      STAGED_CUDA_TRY(cudaStreamSynchronize(side->stream));
       *result = *reinterpret_cast<volatile uint64_t*>(g.amo_result);
       return Status::Ok;
     default:
@@ -250,7 +250,7 @@ Status setup(Bootstrap& bs) {
   void* m = mmap(nullptr, g.bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED) return Status::NoMemory;
   g.seg = static_cast<char*>(m);
-  UCXS_TRY(cudaHostRegister(g.seg, g.bytes, cudaHostRegisterPortable));
+  STAGED_CUDA_TRY(cudaHostRegister(g.seg, g.bytes, cudaHostRegisterPortable));
   g.registered = true;
   TransportConfig tc;  // the runtime's UCX settings; puts leave at once (aggregate 0): a waiter polls for each word
   tc.thread_level = g_rt.thread_level;
@@ -275,7 +275,7 @@ Status setup(Bootstrap& bs) {
   g.next_get.assign(g.n, 0);
   g.seq.assign(g.n, 0);
   g.served.assign(g.n, 0);
-  UCXS_TRY(cudaHostAlloc(&g.amo_result, 64, cudaHostAllocPortable));
+  STAGED_CUDA_TRY(cudaHostAlloc(&g.amo_result, 64, cudaHostAllocPortable));
   return Status::Ok;
 }
 
@@ -300,7 +300,7 @@ Status stagedUcxInit(Bootstrap& bs, const StagedUcxConfig& cfg) {
   g.ring = g.slot * static_cast<std::size_t>(g.depth);
   g.block = kBoxBytes + 4 * g.ring;
   g.need = cfg.need;
-  UCXS_TRY(cudaSetDevice(g.dev));
+  STAGED_CUDA_TRY(cudaSetDevice(g.dev));
   GSHMEM_CHECK(setup(bs));
   g.server.start(serverMain);
   g.ready = true;
