@@ -2,6 +2,8 @@
  *   fault_wait <case> <victim> <seconds>
  * case: where the other PEs wait while PE <victim> misbehaves
  *   barrier     the victim stops itself (SIGSTOP) while the others are in shmem_barrier_all
+ *   init        the victim stops as soon as shmem_init returns (its watchdog thread may not have run yet) while the
+ *               others are in their first shmem_barrier_all
  *   wait_until  the victim stops while the others are in shmem_long_wait_until on a flag only it would set
  *   test        the victim stops while the others loop on shmem_long_test for a flag only it would set
  *   broadcast   the victim stops while the others are in shmem_long_broadcast (root 0)
@@ -23,7 +25,7 @@ static long src[4], dst[4];
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    fprintf(stderr, "usage: fault_wait barrier|wait_until|test|broadcast|kill|exit|link|slow <victim> <seconds>\n");
+    fprintf(stderr, "usage: fault_wait barrier|init|wait_until|test|broadcast|kill|exit|link|slow <victim> <seconds>\n");
     return 2;
   }
   const char* mode = argv[1];
@@ -31,6 +33,17 @@ int main(int argc, char** argv) {
   int seconds = atoi(argv[3]);
   shmem_init();
   int me = shmem_my_pe();
+  if (strcmp(mode, "init") == 0) {
+    if (me == victim) {
+      printf("fault_wait: PE %d: init now\n", me);
+      fflush(stdout);
+      raise(SIGSTOP);
+    }
+    shmem_barrier_all();
+    if (me != victim) printf("fault_wait: PE %d: init returned\n", me);
+    shmem_finalize();
+    return 0;
+  }
   shmem_barrier_all();
   if (me == victim) {
     printf("fault_wait: PE %d: %s now\n", me, mode);

@@ -76,6 +76,8 @@ bool procStat(int pid, char* state, uint64_t* start_time) {
 struct Watchdog {
   std::vector<BeatLine*> lines;  ///< per PE, nullptr when not mapped here (or this PE)
   NetBeats net;                  ///< the PEs of other nodes
+  std::vector<uint64_t> net_count;  ///< per PE, the largest count heard over the network (the thread's, after start)
+  std::vector<bool> net_seen;       ///< per PE, heard over the network at least once
   BeatLine* mine = nullptr;
   std::unique_ptr<std::atomic<uint64_t>[]> silent_ns;  ///< per PE, published by the thread
   uint64_t timeout_ns = 0;
@@ -97,8 +99,7 @@ bool g_atexit_registered = false;
 
 void Watchdog::run() {
   const int n = static_cast<int>(lines.size());
-  std::vector<uint64_t> last(n, 0), net_count(n, 0);
-  std::vector<bool> net_seen(n, false);
+  std::vector<uint64_t> last(n, 0);
   uint64_t prev = nowNs();
   std::unique_lock<std::mutex> lk(mu);
   while (!stopping) {
@@ -185,7 +186,12 @@ void start(Bootstrap& bs, const std::vector<char*>& heaps, std::size_t heap_byte
   for (int pe = 0; pe < n && timeout_s > 0; ++pe) remote[pe] = heaps[pe] == nullptr && pe != me;
   // Collective: every PE takes part, whatever its own GSHMEM_TIMEOUT.
   if (isError(d->net.setup(bs, remote))) fatal("shmem_init", "bootstrap allgather failed (wait watchdog)");
-  if (timeout_s <= 0) return;
+  if (timeout_s <= 0) {
+    std::vector<uint64_t> counts;
+    std::vector<bool> seen;
+    if (isError(d->net.greet(bs, 0, &counts, &seen))) fatal("shmem_init", "bootstrap barrier failed (wait watchdog)");
+    return;
+  }
   d->lines.assign(n, nullptr);
   d->silent_ns.reset(new std::atomic<uint64_t>[n]);
   for (int pe = 0; pe < n; ++pe) {
@@ -198,6 +204,11 @@ void start(Bootstrap& bs, const std::vector<char*>& heaps, std::size_t heap_byte
   char st;
   if (!procStat(getpid(), &st, &d->mine->start_time)) d->mine->pid_ns = 0;
   d->mine->state.store(kRunning, std::memory_order_release);
+  // The first beat goes out now, from the init thread: a peer that stops before its watchdog thread first runs is
+  // watched all the same.
+  const uint64_t first = d->mine->count.fetch_add(1, std::memory_order_release) + 1;
+  if (isError(d->net.greet(bs, first, &d->net_count, &d->net_seen)))
+    fatal("shmem_init", "bootstrap barrier failed (wait watchdog)");
   d->timeout_s = timeout_s;
   d->timeout_ns = uint64_t(timeout_s) * 1000000000ull;
   // 20 beats per timeout, between 50 and 250 ms apart: a stopped PE is found within about a period of the timeout.

@@ -10,7 +10,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <random>
+#include <string>
 
 #include "base/log.hpp"
 
@@ -19,6 +21,8 @@ namespace gshmem::liveness {
 namespace {
 
 constexpr int kMaxAddrs = 4;
+constexpr long kGreetWaitMs = 1000;   ///< the longest wait for the peers' first beats, once all have sent theirs
+constexpr long kGreetResendMs = 100;  ///< a lost greeting is sent again this often
 
 struct Card {  // exchanged through the bootstrap
   uint64_t nonce;
@@ -91,6 +95,50 @@ Status NetBeats::setup(Bootstrap& bs, const std::vector<bool>& remote) {
     peers_[pe].port = cards[pe].port;
     peers_[pe].ip.assign(cards[pe].ip, cards[pe].ip + cards[pe].naddr);
   }
+  return Status::Ok;
+}
+
+Status NetBeats::greet(Bootstrap& bs, uint64_t count, std::vector<uint64_t>* counts, std::vector<bool>* seen) {
+  counts->assign(peers_.size(), 0);
+  seen->assign(peers_.size(), false);
+  send(count);
+  GSHMEM_CHECK(bs.barrier());  // every first beat is on its way
+  if (fd_ < 0) return Status::Ok;
+  auto heardAll = [&] {
+    for (std::size_t pe = 0; pe < peers_.size(); ++pe)
+      if (peers_[pe].port != 0 && !(*seen)[pe]) return false;
+    return true;
+  };
+  auto nowMs = [] {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return long(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+  };
+  const timespec tick{0, 1000000};
+  const long start = nowMs();
+  for (long last_send = start, now = start; now - start < kGreetWaitMs; now = nowMs()) {
+    receive(counts, seen);
+    if (heardAll()) return Status::Ok;
+    if (now - last_send >= kGreetResendMs) {
+      send(count);
+      last_send = now;
+    }
+    nanosleep(&tick, nullptr);
+  }
+  receive(counts, seen);
+  if (heardAll()) return Status::Ok;
+  std::string who;
+  for (std::size_t pe = 0; pe < peers_.size(); ++pe) {
+    if (peers_[pe].port == 0 || (*seen)[pe]) continue;
+    if (who.size() > 64) {
+      who += " ...";
+      break;
+    }
+    who += (who.empty() ? "" : ", ") + std::to_string(pe);
+  }
+  GSHMEM_LOG_WARN(INIT, "no UDP heartbeat arrived from PE(s) %s within %ld ms (a firewall between the nodes?): the "
+                  "wait watchdog does not watch them; a stopped PE there is found only by the UCX timeouts",
+                  who.c_str(), kGreetWaitMs);
   return Status::Ok;
 }
 

@@ -1,9 +1,11 @@
 // Heartbeats between nodes for the watchdog (core/sync/liveness): a PE whose heap is not mapped here cannot be
 // watched through shared memory, so each PE's watchdog thread also sends its heartbeat count in a UDP datagram to
 // every such peer each period, and drains what the peers sent it. The watchdog thread owns the socket: no lock, and
-// nothing on the data path. A peer is watched only once a datagram from it has arrived (a network that drops UDP
-// between the nodes then costs detection, never a false alarm). Traffic: one 24-byte datagram per remote peer and
-// address per period.
+// nothing on the data path. At init every PE greets its remote peers (greet(): a first beat, a bootstrap barrier, a
+// bounded wait for the peers' first beats), so a peer is watched from init on even if it stops before its watchdog
+// thread first runs. A peer whose greeting does not arrive (a network that drops UDP between the nodes) is not
+// watched this way, with a warning: that costs detection, never a false alarm. Traffic: one 24-byte datagram per
+// remote peer and address per period.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -23,6 +25,10 @@ class NetBeats {
   /// Collective over `bs`: every PE calls it. remote[pe]: watch PE pe through the network. Without a usable
   /// socket or address the peers are simply not watched this way (logged).
   Status setup(Bootstrap& bs, const std::vector<bool>& remote);
+  /// Collective over `bs` (every PE calls it after setup, watching or not). Send `count`, wait until every PE has
+  /// sent its own, then wait (at most about a second, resending) for the first beat of every remote peer: counts
+  /// and seen are filled as by receive(). Peers not heard from are named in a warning and stay unwatched.
+  Status greet(Bootstrap& bs, uint64_t count, std::vector<uint64_t>* counts, std::vector<bool>* seen);
   /// Send `count` to every remote peer (non-blocking; a full socket buffer drops the beat).
   void send(uint64_t count);
   /// Drain the arrived datagrams into counts[pe] (and seen[pe] = true).
