@@ -76,11 +76,17 @@ uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value
 }
 
 // ---- ordering and completion
-void shmem_fence(void) { fence(SHMEM_CTX_DEFAULT); }
+void shmem_fence(void) {
+  gshmem::ops::requireInit("shmem_fence");
+  fence(SHMEM_CTX_DEFAULT);
+}
 void shmem_ctx_fence(shmem_ctx_t ctx) {
   if (ctx != SHMEM_CTX_INVALID) fence(gshmem::ctxArg("shmem_ctx_fence", ctx));
 }
-void shmem_quiet(void) { quiet(SHMEM_CTX_DEFAULT); }
+void shmem_quiet(void) {
+  gshmem::ops::requireInit("shmem_quiet");
+  quiet(SHMEM_CTX_DEFAULT);
+}
 void shmem_ctx_quiet(shmem_ctx_t ctx) {
   if (ctx != SHMEM_CTX_INVALID) quiet(gshmem::ctxArg("shmem_ctx_quiet", ctx));
 }

@@ -18,6 +18,7 @@ const char* at(const void* p, std::size_t off) { return static_cast<const char*>
 
 void broadcastBytes(const Group& g, void* dest, const void* source, std::size_t bytes, int root, bool write_root) {
   checkRoot(g, root);
+  checkAgreement(g, bytes, static_cast<uint64_t>(root));
   if (bytes == 0) return;
   groupSync(g);
   if (g.me != root)
@@ -28,6 +29,7 @@ void broadcastBytes(const Group& g, void* dest, const void* source, std::size_t 
 }
 
 void fcollectBytes(const Group& g, void* dest, const void* source, std::size_t bytes) {
+  checkAgreement(g, bytes);
   if (bytes == 0) return;
   groupSync(g);
   for (int k = 1; k <= g.size; ++k) {
@@ -39,6 +41,7 @@ void fcollectBytes(const Group& g, void* dest, const void* source, std::size_t b
 
 void collectBytes(const Group& g, void* dest, const void* source, std::size_t bytes) {
   // Counts differ per member, so no member may skip the syncs even with nothing to send.
+  checkAgreement(g, ~uint64_t(0));  // the counts may differ
   std::size_t off = exclusivePrefix(g, bytes);  // contains the first sync
   if (bytes)
     for (int k = 1; k <= g.size; ++k) {
@@ -49,6 +52,7 @@ void collectBytes(const Group& g, void* dest, const void* source, std::size_t by
 }
 
 void alltoallBytes(const Group& g, void* dest, const void* source, std::size_t bytes) {
+  checkAgreement(g, bytes);
   if (bytes == 0) return;
   groupSync(g);
   for (int k = 1; k <= g.size; ++k) {
@@ -60,6 +64,7 @@ void alltoallBytes(const Group& g, void* dest, const void* source, std::size_t b
 
 void alltoallsBytes(const Group& g, void* dest, const void* source, std::ptrdiff_t dst, std::ptrdiff_t sst,
                     std::size_t nelems, std::size_t esize) {
+  checkAgreement(g, nelems * esize);
   if (nelems == 0) return;
   if (GSHMEM_UNLIKELY(dst < 1 || sst < 1)) fatal(g.call, "strides dst %td and sst %td must be at least 1", dst, sst);
   groupSync(g);

@@ -28,6 +28,7 @@
 #include <cstring>
 
 #include "collectives/coll.hpp"
+#include "core/sync/agree.hpp"
 
 namespace gshmem::coll {
 
@@ -147,6 +148,16 @@ void groupSync(const Group& g) {
 void checkRoot(const Group& g, int root) {
   if (GSHMEM_UNLIKELY(root < 0 || root >= g.size))
     fatal(g.call, "PE_root %d is out of range (the %s has %d PEs)", root, g.team ? "team" : "active set", g.size);
+}
+
+void checkAgreement(const Group& g, uint64_t a0, uint64_t a1) {
+  if (GSHMEM_LIKELY(g_rt.check < 2) || g.team == nullptr || g.size < 2) return;
+  const uint64_t arg[3] = {a0, a1, static_cast<uint64_t>(g.size)};
+  const uint64_t seq = ++g.team->checked;
+  agree::post(g.call, g.team->slot, g.worldPe((g.me + 1) % g.size), seq, arg);
+  groupSync(g);
+  static const agree::Subject kCollective{"team collective call", {"bytes", "root", "team size"}};
+  agree::verify(g.call, g.team->slot, g.worldPe((g.me + g.size - 1) % g.size), seq, arg, kCollective, false);
 }
 
 std::size_t exclusivePrefix(const Group& g, std::size_t mine) {

@@ -88,6 +88,7 @@ void reduceRange(const Group& g, T* out, const T* source, std::size_t lo, std::s
 template <typename T, typename Op>
 void reduce(const Group& g, T* dest, const T* source, std::size_t nelems) {
   using namespace reduce_detail;
+  checkAgreement(g, nelems * sizeof(T));
   if (nelems == 0) return;
   const std::size_t bytes = nelems * sizeof(T);
   const bool in_place = dest == source;

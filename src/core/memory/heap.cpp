@@ -8,6 +8,7 @@
 #include "base/config.hpp"
 #include "core/api.hpp"
 #include "core/memory/heap_allocator.hpp"
+#include "core/sync/agree.hpp"
 #include "core/team/team_internal.hpp"
 
 namespace gshmem {
@@ -15,6 +16,7 @@ namespace gshmem {
 namespace {
 
 std::unique_ptr<HeapAllocator> g_alloc;
+constexpr uint64_t kNoBlock = ~uint64_t(0);  ///< the offset word of a claim that names no block
 
 char* userBase() { return g_rt.base[kRegionHeap]; }
 
@@ -23,16 +25,25 @@ HeapAllocator& allocator() {
   return *g_alloc;
 }
 
-/// With GSHMEM_CHECK=2, every PE must pass the same size (a mismatch breaks symmetry silently otherwise).
-void checkSameSize(const char* call, std::size_t size) {
-  if (g_rt.check < 2) return;
-  std::vector<uint64_t> all(g_rt.n_pes);
-  uint64_t mine = size;
-  if (isError(g_rt.bootstrap->allGather(&mine, all.data(), sizeof mine))) fatal(call, "bootstrap allgather failed");
-  for (int pe = 0; pe < g_rt.n_pes; ++pe)
-    if (all[pe] != mine)
-      fatal(call, "PE %d asked for %llu bytes but this PE for %zu: symmetric allocations must match", pe,
-            static_cast<unsigned long long>(all[pe]), size);
+const agree::Subject kHeapSubject{"symmetric heap call", {"bytes", "alignment", "block offset"}};
+uint64_t g_heap_seq = 0;  ///< collective heap calls made by this PE (the agreement sequence)
+
+/// Before the sync a collective heap call ends with: this PE's claim (size, alignment, block offset) for the
+/// next PE. With GSHMEM_CHECK=0, nothing.
+uint64_t postHeapClaim(const char* call, uint64_t size, uint64_t align, uint64_t off) {
+  if (g_rt.check < 1 || g_rt.n_pes < 2) return 0;
+  const uint64_t arg[3] = {size, align, off};
+  agree::post(call, agree::kHeapLine, (g_rt.my_pe + 1) % g_rt.n_pes, ++g_heap_seq, arg);
+  return g_heap_seq;
+}
+
+/// After that sync: the previous PE made the same call (size, alignment and block alike; the names may differ, as
+/// shmem_malloc and shmem_calloc of one size do).
+void verifyHeapClaim(const char* call, uint64_t seq, uint64_t size, uint64_t align, uint64_t off) {
+  if (seq == 0) return;
+  const uint64_t arg[3] = {size, align, off};
+  agree::verify(call, agree::kHeapLine, (g_rt.my_pe + g_rt.n_pes - 1) % g_rt.n_pes, seq, arg,
+                kHeapSubject, true);
 }
 
 void reportExhausted(const char* call, std::size_t size) {
@@ -54,14 +65,17 @@ std::size_t offsetOf(const char* call, void* ptr) {
 
 }  // namespace
 
-void heapReset() { g_alloc.reset(); }
+void heapReset() {
+  g_alloc.reset();
+  g_heap_seq = 0;
+}
 
 void* heapAlloc(const char* call, std::size_t size, std::size_t align, bool zero) {
   ops::requireInit(call);
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
   if (align == 0 || (align & (align - 1))) fatal(call, "alignment %zu is not a power of two", align);
   if (align > kHeapAlign) fatal(call, "alignment %zu exceeds the heap base alignment %zu", align, kHeapAlign);
-  checkSameSize(call, size);
+  const uint64_t seq = postHeapClaim(call, size, align, kNoBlock);
   void* result = nullptr;
   if (size) {
     std::size_t off = allocator().alloc(size, align);
@@ -73,6 +87,7 @@ void* heapAlloc(const char* call, std::size_t size, std::size_t align, bool zero
     }
   }
   barrierAll(call);
+  verifyHeapClaim(call, seq, size, align, kNoBlock);
   GSHMEM_LOG_TRACE(MEM, "%s(%zu) -> %p", call, size, result);
   return result;
 }
@@ -80,9 +95,12 @@ void* heapAlloc(const char* call, std::size_t size, std::size_t align, bool zero
 void heapFree(const char* call, void* ptr) {
   ops::requireInit(call);
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
+  const uint64_t off = ptr ? offsetOf(call, ptr) : kNoBlock;
+  const uint64_t seq = postHeapClaim(call, kNoBlock, kNoBlock, off);
   barrierAll(call);  // nobody may still access the block
+  verifyHeapClaim(call, seq, kNoBlock, kNoBlock, off);
   if (!ptr) return;
-  allocator().free(offsetOf(call, ptr));
+  allocator().free(off);
 }
 
 void* heapRealloc(const char* call, void* ptr, std::size_t size) {
@@ -93,9 +111,10 @@ void* heapRealloc(const char* call, void* ptr, std::size_t size) {
     heapFree(call, ptr);
     return nullptr;
   }
-  checkSameSize(call, size);
-  barrierAll(call);  // peers may still access the old block
   std::size_t off = offsetOf(call, ptr);
+  const uint64_t seq = postHeapClaim(call, size, kNoBlock, off);
+  barrierAll(call);  // peers may still access the old block
+  verifyHeapClaim(call, seq, size, kNoBlock, off);
   void* result = ptr;
   HeapAllocator& a = allocator();
   if (!a.resizeInPlace(off, size)) {

@@ -50,6 +50,7 @@ struct gshmem_team {
   int my_index = -1;               ///< this PE's number in the team, -1 when not a member
   int slot = -1;                   ///< synchronization slot in the control area (same on every member)
   uint64_t epoch = 0;              ///< team_sync calls completed by this PE
+  uint64_t checked = 0;            ///< collective calls verified on this team (GSHMEM_CHECK=2, core/sync/agree)
   int sync_algo = -1;              ///< barrier algorithm, chosen at the first sync (core/sync/sync.cpp); -1: not yet
   long num_contexts = 0;           ///< from shmem_team_config_t
   bool predefined = false;         ///< WORLD/SHARED cannot be destroyed
@@ -75,6 +76,9 @@ constexpr int kMaxTeams = 64;   ///< slots; the split protocol agrees on them wi
 constexpr int kMaxRounds = 32;  ///< dissemination rounds: supports 2^32 PEs
 struct ControlArea {
   SyncCell sync[kMaxTeams][kMaxRounds];
+  /// Agreement claims (core/sync/agree.hpp): two per team slot, then two for the heap. Raw bytes here: the Claim
+  /// type lives with its protocol.
+  alignas(64) unsigned char claims[(kMaxTeams + 1) * 2][64];
   // followed by: split scratch, n_pes uint64_t (team split agreement);
   //              collective scratch, kMaxTeams x n_pes uint64_t (one row per team slot, zeroed with the slot);
   //              then padding; the heartbeat line is the last liveness::kBeatBytes (core/sync/liveness)

@@ -9,6 +9,7 @@
 #include "base/config.hpp"
 #include "core/api.hpp"
 #include "core/team/team_internal.hpp"
+#include "core/sync/agree.hpp"
 
 // The objects behind SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED and SHMEM_CTX_DEFAULT (shmem.h): exported data.
 extern "C" {
@@ -31,6 +32,7 @@ uint64_t* collScratch(int slot) { return scratch() + g_rt.n_pes + std::size_t(sl
 void resetSlot(int slot) {
   for (int k = 0; k < kMaxRounds; ++k) controlArea()->sync[slot][k].value.store(0, std::memory_order_relaxed);
   std::memset(collScratch(slot), 0, g_rt.n_pes * sizeof(uint64_t));
+  agree::reset(slot);
 }
 }  // namespace
 

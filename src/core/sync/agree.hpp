@@ -1,0 +1,45 @@
+// Agreement checks: a collective call that every PE of a group must make with the same arguments (the symmetric
+// heap calls, and with GSHMEM_CHECK=2 the team collectives) is verified around the group's ring, folded into the
+// synchronization the call does anyway. Before the sync each member stores a Claim (its sequence number on that
+// line, the public call and up to three argument words) into the next member's control area; after the sync each
+// member compares the claim its previous member left with its own. A difference anywhere shows at some member,
+// which ends the job naming both PEs and both calls.
+// Lines: one per team slot, and one for the heap. Two claim slots per line, by sequence parity: the previous member
+// can post claim k+2 only after this member has entered sync k+1, which it does after reading claim k.
+#pragma once
+#include <cstdint>
+
+#include "core/runtime/runtime.hpp"
+
+namespace gshmem::agree {
+
+/// One PE's account of one collective call. 64 bytes, written by one PE into another's control area.
+struct alignas(64) Claim {
+  uint64_t seq;       ///< 1, 2, ... per line on each PE; 0: never posted
+  uint64_t arg[3];    ///< what must match (sizes, root, offsets)
+  char call[32];      ///< public name, for the message (truncated)
+};
+static_assert(sizeof(Claim) == 64, "a claim is one cache line");
+
+/// Claim lines: kMaxTeams team slots, then the heap.
+constexpr int kHeapLine = kMaxTeams;
+constexpr int kLines = kMaxTeams + 1;
+
+/// What the agreement is about, for the message: `what` ("symmetric heap call") and the names of the argument words
+/// (nullptr: never shown; a word of all ones is not shown).
+struct Subject {
+  const char* what;
+  const char* arg_names[3];
+};
+
+/// Store this PE's claim for call number `seq` on `line` into `next_pe`'s control area (a put when not mapped; the
+/// sync that follows completes it). Not thread-safe per line: callers hold the lock of their collective.
+void post(const char* call, int line, int next_pe, uint64_t seq, const uint64_t (&arg)[3]);
+/// After the sync: fatal unless `prev_pe` posted the same seq and arguments on `line`, and (unless `ignore_call`:
+/// shmem_malloc and shmem_calloc of one size agree) the same call.
+void verify(const char* call, int line, int prev_pe, uint64_t seq, const uint64_t (&arg)[3], const Subject& subject,
+            bool ignore_call);
+/// Forget the claims of `line` on this PE (a team slot being reused).
+void reset(int line);
+
+}  // namespace gshmem::agree
