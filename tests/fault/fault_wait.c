@@ -12,20 +12,32 @@
  *   link        the victim announces the fault (the harness then takes its host's link down), waits 2 s and
  *               joins the barrier
  *   slow        the victim sleeps <seconds> (twice the timeout) before the barrier: nobody may be ended
+ *   putloop     the victim stops while the others put 64 KiB blocks into it (quiet after each) for 1 s, then
+ *               enter shmem_barrier_all
+ *   finalize    the victim stops just before shmem_finalize while the others are in shmem_finalize
  * The faulty cases must end with a message naming the victim; "returned" lines mean the wait did not hold. */
 #include <shmem.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static long flag;
+static char blk[1 << 16]; /* the put loop's target (symmetric: a global) */
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
 static long src[4], dst[4];
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    fprintf(stderr, "usage: fault_wait barrier|init|wait_until|test|broadcast|kill|exit|link|slow <victim> <seconds>\n");
+    fprintf(stderr, "usage: fault_wait barrier|init|putloop|finalize|wait_until|test|broadcast|kill|exit|link|slow <victim> "
+                    "<seconds>\n");
     return 2;
   }
   const char* mode = argv[1];
@@ -53,6 +65,19 @@ int main(int argc, char** argv) {
     if (strcmp(mode, "slow") == 0) sleep((unsigned)seconds);
     else if (strcmp(mode, "link") == 0) sleep(2);
     else raise(SIGSTOP);
+  }
+  if (strcmp(mode, "finalize") == 0) {
+    shmem_finalize(); /* the stopped victim never reaches it */
+    if (me != victim) printf("fault_wait: PE %d: finalize returned\n", me);
+    return 0;
+  }
+  if (strcmp(mode, "putloop") == 0 && me != victim) {
+    static char block[1 << 16];
+    double t0 = now();
+    while (now() - t0 < 1.0) {
+      shmem_putmem(blk, block, sizeof block, victim);
+      shmem_quiet();
+    }
   }
   if (strcmp(mode, "wait_until") == 0) {
     if (me != victim) shmem_long_wait_until(&flag, SHMEM_CMP_NE, 0);

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Runs one fault case and checks that the job ends in time, with a line naming the silent PE, leaving nothing.
+# Runs one fault case and checks that the job ends in time, with a line naming the silent PE, leaving nothing
+# (no process of the job, no new gshmem entry in /dev/shm).
 #   run_fault.sh <expect> <bound_s> <regex> -- <mpiexec command...>
 #   expect: ended (the job must end, non-zero, within bound_s seconds of the fault, printing a line that matches
 #           regex) or survives (it must exit 0 and print regex)
@@ -9,6 +10,7 @@ set -u
 expect=$1 bound=$2 regex=$3
 shift 4
 tag="gshmem-fault-$$-$RANDOM"
+shm_before=$(ls /dev/shm 2>/dev/null | grep -i gshmem | sort)
 out=$(mktemp)
 t0=$(date +%s.%N)
 # setsid: the job gets its own process group, which the final sweep can find and end.
@@ -35,6 +37,13 @@ left=$(pgrep -f -- "$tag" || true)
 if [ -n "$left" ]; then
   echo "run_fault: FAILED: processes left behind: $left"
   for p in $left; do kill -KILL "$p" 2>/dev/null; done
+  fail=1
+fi
+# Leftovers: gshmem entries in /dev/shm that were not there before (its segments are memfds, which end with the
+# processes; a named segment would outlive them).
+shm_new=$(comm -13 <(echo "$shm_before") <(ls /dev/shm 2>/dev/null | grep -i gshmem | sort))
+if [ -n "$shm_new" ]; then
+  echo "run_fault: FAILED: left in /dev/shm: $shm_new"
   fail=1
 fi
 fault_t=$(awk '/fault_wait: PE [0-9]+: [a-z_]+ now/ { print $1; exit }' "$out")
