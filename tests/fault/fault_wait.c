@@ -86,7 +86,14 @@ int main(int argc, char** argv) {
       while (!shmem_long_test(&flag, SHMEM_CMP_NE, 0)) {
       }
   } else if (strcmp(mode, "broadcast") == 0) {
+#ifdef FAULT_WAIT_OPENSHMEM_14 /* an OpenSHMEM 1.4 library (tests/fault/compare_openmpi.sh): the active-set form */
+    static long psync[SHMEM_BCAST_SYNC_SIZE];
+    for (int i = 0; i < SHMEM_BCAST_SYNC_SIZE; ++i) psync[i] = SHMEM_SYNC_VALUE;
+    shmem_barrier_all();
+    shmem_broadcast64(dst, src, 4, 0, 0, 0, shmem_n_pes(), psync);
+#else
     shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, 4, 0);
+#endif
   } else {
     shmem_barrier_all();
   }

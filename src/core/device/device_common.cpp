@@ -9,6 +9,7 @@
 #include "core/api.hpp"
 #include "core/device/device.hpp"
 #include "core/heap_allocator.hpp"
+#include "core/sync/agree.hpp"
 #include "shmemx.h"
 
 namespace gshmem {
@@ -19,6 +20,7 @@ Region g_region;
 
 namespace {
 std::unique_ptr<HeapAllocator> g_alloc;
+uint64_t g_device_seq = 0;  ///< collective device heap calls made by this PE (the agreement sequence)
 std::mutex g_sync_lock;
 std::vector<void (*)(const void*, int)>& syncList() {
   static std::vector<void (*)(const void*, int)> v;  // filled by static initializers of CUDA TUs
@@ -28,6 +30,7 @@ std::vector<void (*)(const void*, int)>& syncList() {
 
 void allocatorReset(std::size_t user_bytes) {
   g_alloc.reset();
+  g_device_seq = 0;
   if (user_bytes) g_alloc = std::make_unique<HeapAllocator>(user_bytes, 256);
 }
 
@@ -40,6 +43,7 @@ void* alloc(const char* call, std::size_t size, std::size_t align, bool zero) {
   ops::requireInit(call);
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
   if (align == 0 || (align & (align - 1))) fatal(call, "alignment %zu is not a power of two", align);
+  const agree::HeapCall claim(call, agree::kDeviceHeapLine, &g_device_seq, size, align, ~uint64_t(0));
   void* result = nullptr;
   if (!g_alloc) {
     if (g_rt.my_pe == 0)
@@ -58,15 +62,18 @@ void* alloc(const char* call, std::size_t size, std::size_t align, bool zero) {
     }
   }
   barrierAll(call);
+  claim.check();
   return result;
 }
 
 void free(const char* call, void* ptr) {
   ops::requireInit(call);
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
+  const std::size_t off = ptr ? static_cast<std::size_t>(static_cast<char*>(ptr) - g_region.base) : ~std::size_t(0);
+  const agree::HeapCall claim(call, agree::kDeviceHeapLine, &g_device_seq, ~uint64_t(0), ~uint64_t(0), off);
   barrierAll(call);  // nobody may still access the block
+  claim.check();
   if (!ptr || !g_alloc) return;
-  std::size_t off = static_cast<std::size_t>(static_cast<char*>(ptr) - g_region.base);
   if (!g_alloc->free(off)) fatal(call, "%p was not returned by a device allocation (or was already freed)", ptr);
 }
 

@@ -25,26 +25,7 @@ HeapAllocator& allocator() {
   return *g_alloc;
 }
 
-const agree::Subject kHeapSubject{"symmetric heap call", {"bytes", "alignment", "block offset"}};
 uint64_t g_heap_seq = 0;  ///< collective heap calls made by this PE (the agreement sequence)
-
-/// Before the sync a collective heap call ends with: this PE's claim (size, alignment, block offset) for the
-/// next PE. With GSHMEM_CHECK=0, nothing.
-uint64_t postHeapClaim(const char* call, uint64_t size, uint64_t align, uint64_t off) {
-  if (g_rt.check < 1 || g_rt.n_pes < 2) return 0;
-  const uint64_t arg[3] = {size, align, off};
-  agree::post(call, agree::kHeapLine, (g_rt.my_pe + 1) % g_rt.n_pes, ++g_heap_seq, arg);
-  return g_heap_seq;
-}
-
-/// After that sync: the previous PE made the same call (size, alignment and block alike; the names may differ, as
-/// shmem_malloc and shmem_calloc of one size do).
-void verifyHeapClaim(const char* call, uint64_t seq, uint64_t size, uint64_t align, uint64_t off) {
-  if (seq == 0) return;
-  const uint64_t arg[3] = {size, align, off};
-  agree::verify(call, agree::kHeapLine, (g_rt.my_pe + g_rt.n_pes - 1) % g_rt.n_pes, seq, arg,
-                kHeapSubject, true);
-}
 
 void reportExhausted(const char* call, std::size_t size) {
   HeapAllocator& a = allocator();
@@ -75,7 +56,7 @@ void* heapAlloc(const char* call, std::size_t size, std::size_t align, bool zero
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
   if (align == 0 || (align & (align - 1))) fatal(call, "alignment %zu is not a power of two", align);
   if (align > kHeapAlign) fatal(call, "alignment %zu exceeds the heap base alignment %zu", align, kHeapAlign);
-  const uint64_t seq = postHeapClaim(call, size, align, kNoBlock);
+  const agree::HeapCall claim(call, agree::kHeapLine, &g_heap_seq, size, align, kNoBlock);
   void* result = nullptr;
   if (size) {
     std::size_t off = allocator().alloc(size, align);
@@ -87,7 +68,7 @@ void* heapAlloc(const char* call, std::size_t size, std::size_t align, bool zero
     }
   }
   barrierAll(call);
-  verifyHeapClaim(call, seq, size, align, kNoBlock);
+  claim.check();
   GSHMEM_LOG_TRACE(MEM, "%s(%zu) -> %p", call, size, result);
   return result;
 }
@@ -96,9 +77,9 @@ void heapFree(const char* call, void* ptr) {
   ops::requireInit(call);
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
   const uint64_t off = ptr ? offsetOf(call, ptr) : kNoBlock;
-  const uint64_t seq = postHeapClaim(call, kNoBlock, kNoBlock, off);
+  const agree::HeapCall claim(call, agree::kHeapLine, &g_heap_seq, kNoBlock, kNoBlock, off);
   barrierAll(call);  // nobody may still access the block
-  verifyHeapClaim(call, seq, kNoBlock, kNoBlock, off);
+  claim.check();
   if (!ptr) return;
   allocator().free(off);
 }
@@ -112,9 +93,9 @@ void* heapRealloc(const char* call, void* ptr, std::size_t size) {
     return nullptr;
   }
   std::size_t off = offsetOf(call, ptr);
-  const uint64_t seq = postHeapClaim(call, size, kNoBlock, off);
+  const agree::HeapCall claim(call, agree::kHeapLine, &g_heap_seq, size, kNoBlock, off);
   barrierAll(call);  // peers may still access the old block
-  verifyHeapClaim(call, seq, size, kNoBlock, off);
+  claim.check();
   void* result = ptr;
   HeapAllocator& a = allocator();
   if (!a.resizeInPlace(off, size)) {

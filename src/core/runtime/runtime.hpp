@@ -76,9 +76,9 @@ constexpr int kMaxTeams = 64;   ///< slots; the split protocol agrees on them wi
 constexpr int kMaxRounds = 32;  ///< dissemination rounds: supports 2^32 PEs
 struct ControlArea {
   SyncCell sync[kMaxTeams][kMaxRounds];
-  /// Agreement claims (core/sync/agree.hpp): two per team slot, then two for the heap. Raw bytes here: the Claim
-  /// type lives with its protocol.
-  alignas(64) unsigned char claims[(kMaxTeams + 1) * 2][64];
+  /// Agreement claims (core/sync/agree.hpp): two per team slot, then two each for the host and the device heap.
+  /// Raw bytes here: the Claim type lives with its protocol.
+  alignas(64) unsigned char claims[(kMaxTeams + 2) * 2][64];
   // followed by: split scratch, n_pes uint64_t (team split agreement);
   //              collective scratch, kMaxTeams x n_pes uint64_t (one row per team slot, zeroed with the slot);
   //              then padding; the heartbeat line is the last liveness::kBeatBytes (core/sync/liveness)

@@ -65,6 +65,22 @@ void verify(const char* call, int line, int prev_pe, uint64_t seq, const uint64_
         prev_pe, subject.what, seq, theirs, ours, subject.what);
 }
 
+HeapCall::HeapCall(const char* call, int line, uint64_t* seq, uint64_t bytes, uint64_t align, uint64_t block)
+    : call_(call), line_(line), arg_{bytes, align, block} {
+  if (g_rt.check < 1 || g_rt.n_pes < 2) return;
+  seq_ = ++*seq;
+  post(call, line, (g_rt.my_pe + 1) % g_rt.n_pes, seq_, arg_);
+}
+
+void HeapCall::check() const {
+  if (seq_ == 0) return;
+  static const Subject kHost{"symmetric heap call", {"bytes", "alignment", "block offset"}};
+  static const Subject kDevice{"device symmetric heap call", {"bytes", "alignment", "block offset"}};
+  // The names may differ: shmem_malloc and shmem_calloc of one size agree.
+  verify(call_, line_, (g_rt.my_pe + g_rt.n_pes - 1) % g_rt.n_pes, seq_, arg_,
+         line_ == kDeviceHeapLine ? kDevice : kHost, true);
+}
+
 void reset(int line) {
   std::memset(&slotOf(line, 0), 0, sizeof(Claim));
   std::memset(&slotOf(line, 1), 0, sizeof(Claim));

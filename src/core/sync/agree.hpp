@@ -4,7 +4,7 @@
 // line, the public call and up to three argument words) into the next member's control area; after the sync each
 // member compares the claim its previous member left with its own. A difference anywhere shows at some member,
 // which ends the job naming both PEs and both calls.
-// Lines: one per team slot, and one for the heap. Two claim slots per line, by sequence parity: the previous member
+// Lines: one per team slot, one for the host heap, one for the device heap. Two claim slots per line, by sequence parity: the previous member
 // can post claim k+2 only after this member has entered sync k+1, which it does after reading claim k.
 #pragma once
 #include <cstdint>
@@ -21,9 +21,11 @@ struct alignas(64) Claim {
 };
 static_assert(sizeof(Claim) == 64, "a claim is one cache line");
 
-/// Claim lines: kMaxTeams team slots, then the heap.
+/// Claim lines: kMaxTeams team slots, then the host heap and the device heap.
 constexpr int kHeapLine = kMaxTeams;
-constexpr int kLines = kMaxTeams + 1;
+constexpr int kDeviceHeapLine = kMaxTeams + 1;
+constexpr int kLines = kMaxTeams + 2;
+static_assert(sizeof(ControlArea::claims) == kLines * 2 * sizeof(Claim), "the control area holds every claim line");
 
 /// What the agreement is about, for the message: `what` ("symmetric heap call") and the names of the argument words
 /// (nullptr: never shown; a word of all ones is not shown).
@@ -39,6 +41,21 @@ void post(const char* call, int line, int next_pe, uint64_t seq, const uint64_t 
 /// shmem_malloc and shmem_calloc of one size agree) the same call.
 void verify(const char* call, int line, int prev_pe, uint64_t seq, const uint64_t (&arg)[3], const Subject& subject,
             bool ignore_call);
+/// One collective heap call (host or device heap, world PEs): the constructor posts this PE's claim (bytes,
+/// alignment, block offset; all ones: not applicable) before the call's barrier, check() verifies the previous
+/// PE's after it. Nothing with GSHMEM_CHECK=0 or one PE. `seq` counts the calls of the line on this PE.
+class HeapCall {
+ public:
+  HeapCall(const char* call, int line, uint64_t* seq, uint64_t bytes, uint64_t align, uint64_t block);
+  void check() const;
+
+ private:
+  const char* call_;
+  int line_;
+  uint64_t seq_ = 0;  ///< 0: not checked
+  uint64_t arg_[3];
+};
+
 /// Forget the claims of `line` on this PE (a team slot being reused).
 void reset(int line);
 
