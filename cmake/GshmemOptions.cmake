@@ -5,11 +5,32 @@ option(GSHMEM_ENABLE_HWLOC "Use hwloc for topology when found" ON)
 option(GSHMEM_BUILD_TESTS "Build GoogleTest unit and multi-PE tests" ON)
 option(GSHMEM_BUILD_BENCHMARKS "Build osu-like and micro benchmarks" ON)
 option(GSHMEM_BUILD_APPS "Build example applications" ON)
-option(GSHMEM_ASAN "Build with AddressSanitizer" OFF)
-
-if(GSHMEM_ASAN)
-  add_compile_options(-fsanitize=address -fno-omit-frame-pointer)
-  add_link_options(-fsanitize=address)
+# GSHMEM_SANITIZE: the sanitizers the library, tests, tools and benchmarks are built with, as -fsanitize takes them:
+# "" (none), address, undefined, "address,undefined" or thread (docs/SANITIZERS.md). C and C++ only: CUDA kernels
+# are built without; links through nvcc get the flags with -Xcompiler. thread excludes address.
+set(GSHMEM_SANITIZE "" CACHE STRING "Sanitizers to build with: \"\", address, undefined, address,undefined, thread")
+set_property(CACHE GSHMEM_SANITIZE PROPERTY STRINGS "" address undefined "address,undefined" thread)
+if(GSHMEM_ASAN)  # the former ON/OFF option, replaced by GSHMEM_SANITIZE
+  message(FATAL_ERROR "GSHMEM_ASAN is replaced by GSHMEM_SANITIZE: use -DGSHMEM_SANITIZE=address -UGSHMEM_ASAN")
+endif()
+if(GSHMEM_SANITIZE)
+  string(REPLACE "," ";" _gshmem_san "${GSHMEM_SANITIZE}")
+  foreach(_s IN LISTS _gshmem_san)
+    if(NOT _s MATCHES "^(address|undefined|thread)$")
+      message(FATAL_ERROR "GSHMEM_SANITIZE='${GSHMEM_SANITIZE}': '${_s}' is not one of address, undefined, thread")
+    endif()
+  endforeach()
+  if("thread" IN_LIST _gshmem_san AND "address" IN_LIST _gshmem_san)
+    message(FATAL_ERROR "GSHMEM_SANITIZE='${GSHMEM_SANITIZE}': thread and address cannot be combined")
+  endif()
+  set(_gshmem_san_flags -fsanitize=${GSHMEM_SANITIZE} -fno-omit-frame-pointer)
+  if("thread" IN_LIST _gshmem_san AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    list(APPEND _gshmem_san_flags -Wno-tsan)  # GCC's note that TSan does not model atomic_thread_fence
+  endif()
+  add_compile_options("$<$<COMPILE_LANGUAGE:C,CXX>:${_gshmem_san_flags}>")
+  add_link_options("$<$<LINK_LANGUAGE:C,CXX>:-fsanitize=${GSHMEM_SANITIZE}>"
+                   "$<$<LINK_LANGUAGE:CUDA>:-Xcompiler=-fsanitize=${GSHMEM_SANITIZE}>")
+  message(STATUS "gshmem: sanitizers: ${GSHMEM_SANITIZE}")
 endif()
 
 set(GSHMEM_HAVE_CUDA 0)

@@ -3,7 +3,7 @@
 #   run.sh BUILD_DIR WORK_DIR [CMAKE] [MPIEXEC]
 # 1. cmake --install into WORK_DIR/prefix
 # 2. gshmem-info and the wrappers' --showme run from the prefix
-# 3. hello.c built with the installed gshmemcc, run on 2 PEs
+# 3. hello.c built with the installed gshmemcc, run on 2 PEs; a program built with -fsanitize=address,undefined
 # 4. a CMake project using find_package(gshmem), run on 2 PEs; the same from a project that enables only C++
 # 5. hello.c built with pkg-config --cflags --libs gshmem
 set -euo pipefail
@@ -70,6 +70,15 @@ run2 "$work/hello"
 step "build hello.c as C++ with gshmemc++ in one step and run on 2 PEs"
 "$prefix/bin/gshmemc++" -x c++ "$here/hello.c" -o "$work/hello_cxx"
 run2 "$work/hello_cxx"
+
+step "a program with symmetric globals built with gshmemcc -fsanitize=address,undefined (a user's ASan build), 2 PEs"
+# The library is not sanitized; shmem_init's copy of the program's data segment must get past ASan's red zones.
+"$prefix/bin/gshmemcc" -std=c11 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+  "$here/../../tests/programs/put_get.c" -o "$work/put_get_asan" || fail "gshmemcc -fsanitize=address,undefined"
+out=$(ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 UBSAN_OPTIONS=halt_on_error=1 "${mpi[@]}" "$work/put_get_asan" 2>&1) \
+  || { echo "$out"; fail "put_get built with -fsanitize=address,undefined exited with an error"; }
+grep -q "SUCCESS" <<<"$out" || { echo "$out"; fail "put_get built with -fsanitize did not print SUCCESS"; }
+echo "put_get with -fsanitize=address,undefined: SUCCESS on 2 PEs"
 
 step "the spec-style programs of tests/programs, built with the installed gshmemcc, on 2 and 4 PEs"
 # As an OpenSHMEM user would: nothing of the build tree, only the wrapper; each must print its SUCCESS line.
