@@ -21,7 +21,7 @@ constexpr int kMaxRegions = 4;
 /// What every PE publishes through the bootstrap.
 struct RegionCard {
   FdNonce nonce;             ///< names this PE's socket: fdExchangeName(nonce, pe)
-  uint64_t netns_dev = 0;    ///< this PE's network namespace (device and inode of /proc/self/ns/net; 0: unknown)
+  uint64_t netns_dev = 0;    ///< this PE's network namespace (device and inode of its ns/net; 0: unknown)
   uint64_t netns_ino = 0;
   uint64_t size[kMaxRegions] = {};  ///< bytes of each region this PE shares (0: not shared)
 };
@@ -105,8 +105,8 @@ Status Exchange::publish() {
   RegionCard mine;
   for (std::size_t r = 0; r < spec_.regions.size(); ++r)
     if (spec_.regions[r].fd >= 0) mine.size[r] = spec_.regions[r].size;
-  struct stat st;
-  if (stat("/proc/self/ns/net", &st) == 0) {
+  struct stat st;  // the calling thread's namespace: the one its socket lives in
+  if (stat("/proc/thread-self/ns/net", &st) == 0 || stat("/proc/self/ns/net", &st) == 0) {
     mine.netns_dev = st.st_dev;
     mine.netns_ino = st.st_ino;
   }
