@@ -146,7 +146,7 @@ TEST(ShmMap, APeInAnotherNetworkNamespaceIsNamed) {
   if (geteuid() != 0) GTEST_SKIP() << "needs root to give a thread its own network namespace";
   std::vector<PeResult> res = runJob(2, [](int pe) {
     if (pe == 1) {
-      ASSERT_EQ(unshare(CLONE_NEWNET), 0) << strerror(errno);  // this thread only
+      EXPECT_EQ(unshare(CLONE_NEWNET), 0) << strerror(errno);  // this thread only
     }
   });
   for (int pe = 0; pe < 2; ++pe) {
@@ -159,6 +159,30 @@ TEST(ShmMap, APeInAnotherNetworkNamespaceIsNamed) {
     EXPECT_NE(res[pe].err.find("GSHMEM_TRANSPORTS=ucx"), std::string::npos) << res[pe].err;
     for (auto& m : res[pe].maps) munmap(m.first, m.second);
   }
+}
+
+TEST(ShmMap, TheShmTransportGivesTheLineForTheApiEdge) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root to give a thread its own network namespace";
+  Rendezvous rv(2);
+  std::string why[2];
+  std::vector<std::thread> threads;
+  for (int pe = 0; pe < 2; ++pe)
+    threads.emplace_back([&, pe] {
+      if (pe == 1) {
+        EXPECT_EQ(unshare(CLONE_NEWNET), 0) << strerror(errno);  // and take part all the same
+      }
+      ThreadBootstrap bs(&rv, pe);
+      Region heap(4096, 'H'), data(4096, 'D');
+      TransportConfig cfg;
+      cfg.timeout_s = 10;
+      auto t = shmTransportCreate(cfg);
+      std::vector<PeerReach> reach;
+      if (isError(t->connect(bs, {heap.r, data.r}, &reach))) why[pe] = t->lastError();
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_NE(why[0].find("cannot receive PE 1's heap and data segments over the Unix socket @gshmem-"),
+            std::string::npos) << why[0];
+  EXPECT_NE(why[1].find("cannot receive PE 0's heap and data segments"), std::string::npos) << why[1];
 }
 
 TEST(ShmMap, RegionsNotSharedAreNotMapped) {

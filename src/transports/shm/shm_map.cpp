@@ -41,7 +41,7 @@ std::string format(const char* fmt, ...) {
 class Exchange {
  public:
   Exchange(Bootstrap& bs, const ShmMapSpec& spec, std::string* err)
-      : bs_(bs), spec_(spec), err_(err), me_(bs.rank()), d_(static_cast<double>(spec.timeout_s)) {}
+      : bs_(bs), spec_(spec), err_(err), me_(bs.rank()) {}
 
   Status publish();
   Status checkNamespaces() const;
@@ -67,7 +67,7 @@ class Exchange {
   const ShmMapSpec& spec_;
   std::string* err_;
   const int me_;
-  const Deadline d_;
+  Deadline d_{0};  ///< set once every PE has published: a PE that starts late does not eat the others' time
   std::vector<RegionCard> cards_;
   std::vector<int> peers_;  ///< the other PEs of this node
   FdServer server_;
@@ -86,9 +86,9 @@ std::string Exchange::segments(int pe) const {
 }
 
 std::string Exchange::hint(Status st, const std::string& who) {
-  if (st == Status::Timeout) return who + " stopped or hung (GSHMEM_TIMEOUT bounds this wait)";
+  if (st == Status::Timeout) return who + " may be stopped or hung (GSHMEM_TIMEOUT bounds this wait)";
   if (st == Status::InvalidArgument) return "run every PE of a node as one user";
-  return who + " exited or failed in shmem_init (see its own message)";
+  return who + " may have exited or failed in shmem_init (see its own message)";
 }
 
 Status Exchange::failReceive(int pe, Status st, const std::string& why) const {
@@ -122,6 +122,7 @@ Status Exchange::publish() {
     return s;
   }
   if (isError(s = bs_.allGather(&mine, cards_.data(), sizeof mine))) *err_ = "bootstrap allgather failed";
+  d_ = Deadline(static_cast<double>(spec_.timeout_s));
   return s;  // on return every PE of the node that shares something listens
 }
 
