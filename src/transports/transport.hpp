@@ -112,6 +112,9 @@ class Transport {
 
   /// Release peer mappings and resources; called in reverse order of creation.
   virtual void disconnect() = 0;
+  /// After a failed connect: one line naming the peer, what failed, why and the fix, for the error at the API
+  /// edge; empty when the transport has nothing more to say than its name.
+  virtual std::string lastError() const { return std::string(); }
 
   // ---- Data path, for peers this transport reported with kCapRma / kCapAmo. Callable from any thread.
   // Errors are returned, never fatal here: the core turns them into one-line messages naming the call.

@@ -3,6 +3,7 @@
 #include <elf.h>
 #include <link.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -72,8 +73,10 @@ Status symmetricDataCreate(LocalRegion* out) {
   size_t len = end - begin;
 
   int fd = memfd_create("gshmem-data", MFD_CLOEXEC);
-  if (fd < 0) {
-    GSHMEM_LOG_ERROR(MEM, "memfd_create for the data segment failed: %s", strerror(errno));
+  if (fd < 0 || fchmod(fd, 0600) != 0) {  // peers get the descriptor itself (SCM_RIGHTS): nobody opens it by path
+    GSHMEM_LOG_ERROR(MEM, "%s for the data segment failed: %s", fd < 0 ? "memfd_create" : "fchmod 0600",
+                     strerror(errno));
+    if (fd >= 0) close(fd);
     return Status::SystemError;
   }
   if (ftruncate(fd, static_cast<off_t>(len)) != 0) {

@@ -62,6 +62,7 @@ Status channelConfig(const Params& p, ShmChannelConfig* cfg, std::string* err) {
     return Status::InvalidArgument;
   }
   cfg->enable = p.TRANSPORTS != "ucx";  // forced UCX: no shm channel, device memory of unmapped peers over UCX
+  cfg->timeout_s = p.TIMEOUT;
   return Status::Ok;
 }
 

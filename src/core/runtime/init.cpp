@@ -3,6 +3,7 @@
 #include "core/runtime/init.hpp"
 
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -116,8 +117,10 @@ Status heapCreate(std::size_t user_bytes, LocalRegion* out) {
   g_rt.control_bytes = controlBytes(g_rt.n_pes);
   std::size_t total = g_rt.control_bytes + ((user_bytes + 4095) & ~std::size_t(4095));
   int fd = memfd_create("gshmem-heap", MFD_CLOEXEC);
-  if (fd < 0) {
-    GSHMEM_LOG_ERROR(MEM, "memfd_create for the symmetric heap failed: %s", strerror(errno));
+  if (fd < 0 || fchmod(fd, 0600) != 0) {  // peers get the descriptor itself (SCM_RIGHTS): nobody opens it by path
+    GSHMEM_LOG_ERROR(MEM, "%s for the symmetric heap failed: %s", fd < 0 ? "memfd_create" : "fchmod 0600",
+                     strerror(errno));
+    if (fd >= 0) close(fd);
     return Status::SystemError;
   }
   if (ftruncate(fd, static_cast<off_t>(total)) != 0) {
@@ -244,8 +247,11 @@ Status connectEntry(const TransportEntry& e, std::vector<LocalRegion>& regions, 
     return fail(err, Status::Unsupported, "PEs on other nodes (or GSHMEM_TRANSPORTS=%s) need %s, and this build has "
                 "no %s", choice.c_str(), e.name, e.name);
   std::vector<PeerReach> reach;
-  if (isError(t->connect(*g_rt.bootstrap, regions, &reach)))
+  if (isError(t->connect(*g_rt.bootstrap, regions, &reach))) {
+    const std::string why = t->lastError();
+    if (!why.empty()) return fail(err, Status::RemoteError, "%s", why.c_str());
     return fail(err, Status::RemoteError, "%s transport setup failed", e.name);
+  }
   adoptPeers(t.get(), reach);
   g_rt.transports.push_back(std::move(t));
   return Status::Ok;

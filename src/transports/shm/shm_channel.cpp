@@ -2,6 +2,7 @@
 #include "transports/shm/shm_channel.hpp"
 
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -22,7 +23,7 @@ Status ShmChannel::connect(Bootstrap& bs, const ShmChannelConfig& cfg) {
   LocalRegion seg;
   if (cfg.enable) {
     int fd = memfd_create("gshmem-channel", MFD_CLOEXEC);
-    if (fd < 0 || ftruncate(fd, static_cast<off_t>(seg_size_)) != 0) {
+    if (fd < 0 || fchmod(fd, 0600) != 0 || ftruncate(fd, static_cast<off_t>(seg_size_)) != 0) {
       GSHMEM_LOG_ERROR(SHM, "cannot create the %zu-byte request-channel segment: %s", seg_size_, strerror(errno));
       if (fd >= 0) close(fd);
       return Status::SystemError;
@@ -37,10 +38,16 @@ Status ShmChannel::connect(Bootstrap& bs, const ShmChannelConfig& cfg) {
     for (int s = 0; s < n; ++s) std::memset(own_ + chan_ * s, 0, kCtlBytes);  // sequences and counters at 0
     seg = LocalRegion{own_, seg_size_, fd, MemKind::Host};
   }
+  ShmMapSpec spec;
+  spec.regions = {seg};
+  spec.names = {"request-channel"};
+  spec.timeout_s = cfg.timeout_s;
   std::vector<std::vector<char*>> mapped;
-  Status st = shmMapPeers(bs, {seg}, &mapped, &maps_);
+  std::string err;
+  Status st = shmMapPeers(bs, spec, &mapped, &maps_, &err);
   if (seg.fd >= 0) close(seg.fd);
   if (isError(st)) {
+    GSHMEM_LOG_ERROR(SHM, "%s", err.c_str());
     disconnect();
     return st;
   }

@@ -2,7 +2,7 @@
 // pipeline of bounce-buffer slots between the two. It carries what a peer must do itself because this PE cannot
 // touch the memory (device memory without P2P): the server acts on its own memory and answers.
 //
-// Layout: every PE creates one memfd segment, mapped by every PE of its node (shmMapPeers). The segment of target
+// Layout: every PE creates one memfd segment (mode 0600), mapped by every PE of its node (shmMapPeers). The segment of target
 // t holds one channel per sender s: a control page (request, reply and two pipeline counters, one cache line each)
 // and `depth` slots of `slot_bytes`. Everything of channel s -> t lives in t's segment; both processes load and
 // store it through their mappings. Sequences and chunk counters only grow (they never reset).
@@ -27,6 +27,7 @@ struct ShmChannelConfig {
   std::size_t slot_bytes = std::size_t(2) << 20;  ///< bytes per pipeline slot (a multiple of 4096)
   int depth = 4;                                 ///< slots per (sender, target) pair, 2..16
   bool enable = true;  ///< false: take part in the collective setup but reach nobody (every peer is remote)
+  long timeout_s = 60;  ///< bound, in seconds, of the segment exchange with the PEs of the node (0: none)
 };
 
 /// One request. `op` and the meaning of the fields belong to the user of the channel (the staged protocol).

@@ -1,0 +1,341 @@
+// Passing memfd descriptors over abstract Unix sockets (contract in fd_exchange.hpp).
+#include "transports/shm/fd_exchange.hpp"
+
+#include <poll.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+
+#include "base/log.hpp"
+
+namespace gshmem {
+
+namespace {
+
+int64_t nowNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+Status sysFail(const char* what, std::string* err, Status s = Status::SystemError) {
+  *err = std::string(what) + ": " + strerror(errno);
+  return s;
+}
+
+std::string waitedFor(const Deadline& d) {
+  char b[64];
+  snprintf(b, sizeof b, "%g s", d.timeoutSeconds());
+  return b;
+}
+
+/// The sockaddr of abstract name @p name (a leading NUL, then the name, no terminator).
+bool abstractAddr(const std::string& name, sockaddr_un* a, socklen_t* len) {
+  std::memset(a, 0, sizeof *a);
+  a->sun_family = AF_UNIX;
+  if (name.empty() || name.size() + 1 > sizeof a->sun_path) return false;
+  std::memcpy(a->sun_path + 1, name.data(), name.size());
+  *len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+  return true;
+}
+
+/// Wait until @p fd is ready for @p events: 1 ready, 0 the deadline passed, -1 poll failed (errno set).
+int waitReady(int fd, short events, const Deadline& d) {
+  for (;;) {
+    pollfd p{fd, events, 0};
+    int r = poll(&p, 1, d.pollMs());
+    if (r > 0) return 1;
+    if (r == 0) return 0;
+    if (errno != EINTR) return -1;
+  }
+}
+
+/// The effective uid of the process at the other end of @p fd (as it was when it connected or listened).
+bool peerUid(int fd, uid_t* uid) {
+  ucred c{};
+  socklen_t len = sizeof c;
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &c, &len) != 0) return false;
+  *uid = c.uid;
+  return true;
+}
+
+/// Read exactly @p n bytes. RemoteError when the peer closes first, Timeout when the deadline passes.
+Status readFull(int fd, void* buf, std::size_t n, const Deadline& d, std::string* err) {
+  char* p = static_cast<char*>(buf);
+  while (n > 0) {
+    int r = waitReady(fd, POLLIN, d);
+    if (r == 0) {
+      *err = "nothing received within " + waitedFor(d);
+      return Status::Timeout;
+    }
+    if (r < 0) return sysFail("poll", err);
+    ssize_t got = recv(fd, p, n, MSG_DONTWAIT);
+    if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (got < 0) return sysFail("recv", err, Status::RemoteError);
+    if (got == 0) {
+      *err = "the connection was closed";
+      return Status::RemoteError;
+    }
+    p += got;
+    n -= static_cast<std::size_t>(got);
+  }
+  return Status::Ok;
+}
+
+/// Write exactly @p n bytes (no SIGPIPE when the peer is gone).
+Status writeFull(int fd, const void* buf, std::size_t n, const Deadline& d, std::string* err) {
+  const char* p = static_cast<const char*>(buf);
+  while (n > 0) {
+    int r = waitReady(fd, POLLOUT, d);
+    if (r == 0) {
+      *err = "could not send within " + waitedFor(d);
+      return Status::Timeout;
+    }
+    if (r < 0) return sysFail("poll", err);
+    ssize_t put = send(fd, p, n, MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (put < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (put < 0) return sysFail("send", err, Status::RemoteError);
+    p += put;
+    n -= static_cast<std::size_t>(put);
+  }
+  return Status::Ok;
+}
+
+/// One message: a 4-byte count, with the descriptors attached (SCM_RIGHTS).
+Status sendFds(int fd, const std::vector<int>& fds, const Deadline& d, std::string* err) {
+  uint32_t count = static_cast<uint32_t>(fds.size());
+  iovec iov{&count, sizeof count};
+  msghdr m{};
+  m.msg_iov = &iov;
+  m.msg_iovlen = 1;
+  std::vector<char> ctl(CMSG_SPACE(sizeof(int) * fds.size()));
+  if (!fds.empty()) {
+    m.msg_control = ctl.data();
+    m.msg_controllen = ctl.size();
+    cmsghdr* c = CMSG_FIRSTHDR(&m);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int) * fds.size());
+    std::memcpy(CMSG_DATA(c), fds.data(), sizeof(int) * fds.size());
+  }
+  for (;;) {
+    int r = waitReady(fd, POLLOUT, d);
+    if (r == 0) {
+      *err = "could not send within " + waitedFor(d);
+      return Status::Timeout;
+    }
+    if (r < 0) return sysFail("poll", err);
+    ssize_t put = sendmsg(fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (put == static_cast<ssize_t>(sizeof count)) return Status::Ok;
+    if (put < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (put >= 0) errno = EMSGSIZE;
+    return sysFail("sendmsg", err, Status::RemoteError);
+  }
+}
+
+}  // namespace
+
+void UniqueFd::reset(int fd) {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = fd;
+}
+
+Deadline::Deadline(double timeout_s) : timeout_s_(timeout_s) {
+  if (timeout_s > 0) end_ns_ = nowNs() + static_cast<int64_t>(timeout_s * 1e9);
+}
+
+int Deadline::pollMs() const {
+  if (timeout_s_ <= 0) return -1;
+  int64_t left = end_ns_ - nowNs();
+  if (left <= 0) return 0;
+  int64_t ms = (left + 999999) / 1000000;
+  return ms > 3600000 ? 3600000 : static_cast<int>(ms);
+}
+
+Status fdNonceMake(FdNonce* out, std::string* err) {
+  char* p = reinterpret_cast<char*>(out->w);
+  std::size_t left = sizeof out->w;
+  while (left > 0) {
+    ssize_t got = getrandom(p, left, 0);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return sysFail("getrandom", err);
+    p += got;
+    left -= static_cast<std::size_t>(got);
+  }
+  return Status::Ok;
+}
+
+std::string fdExchangeName(const FdNonce& n, int pe) {
+  char b[64];
+  snprintf(b, sizeof b, "gshmem-%016llx%016llx-%d", static_cast<unsigned long long>(n.w[0]),
+           static_cast<unsigned long long>(n.w[1]), pe);
+  return b;
+}
+
+// ---- server
+
+Status FdServer::listen(const std::string& name, int backlog, std::string* err) {
+  sockaddr_un a;
+  socklen_t len;
+  if (!abstractAddr(name, &a, &len)) {
+    *err = "socket name '" + name + "' is empty or too long";
+    return Status::InvalidArgument;
+  }
+  UniqueFd s(socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+  if (!s) return sysFail("socket", err);
+  if (bind(s.get(), reinterpret_cast<sockaddr*>(&a), len) != 0) return sysFail("bind", err);
+  if (::listen(s.get(), backlog < 1 ? 1 : backlog) != 0) return sysFail("listen", err);
+  sock_ = std::move(s);
+  name_ = name;
+  return Status::Ok;
+}
+
+Status FdServer::serve(const FdNonce& nonce, std::vector<int>* pending, const std::vector<int>& fds,
+                       const Deadline& d, std::string* err) {
+  struct Closer {
+    FdServer* s;
+    ~Closer() { s->close(); }
+  } closer{this};
+  if (!sock_) {
+    *err = "not listening";
+    return Status::Internal;
+  }
+  while (!pending->empty()) {
+    int r = waitReady(sock_.get(), POLLIN, d);
+    if (r == 0) {
+      *err = "no connection within " + waitedFor(d);
+      return Status::Timeout;
+    }
+    if (r < 0) return sysFail("poll", err);
+    UniqueFd c(accept4(sock_.get(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK));
+    if (!c) {
+      if (errno == EINTR || errno == EAGAIN || errno == ECONNABORTED) continue;
+      return sysFail("accept", err);
+    }
+    Status st = serveOne(std::move(c), nonce, pending, fds, d, err);
+    if (st == Status::NoResource) continue;  // dropped: not one of ours
+    GSHMEM_CHECK(st);
+  }
+  return Status::Ok;
+}
+
+Status FdServer::serveOne(UniqueFd c, const FdNonce& nonce, std::vector<int>* pending, const std::vector<int>& fds,
+                          const Deadline& d, std::string* err) {
+  uid_t uid = 0;
+  if (!peerUid(c.get(), &uid) || uid != geteuid()) {
+    GSHMEM_LOG_WARN(SHM, "refused a connection to socket @%s from a process of uid %d (this job runs as uid %d)",
+                    name_.c_str(), peerUid(c.get(), &uid) ? static_cast<int>(uid) : -1, static_cast<int>(geteuid()));
+    return Status::NoResource;
+  }
+  FdHello h;
+  std::string why;
+  Status st = readFull(c.get(), &h, sizeof h, d, &why);
+  if (st == Status::Timeout) {
+    *err = "a client sent no hello: " + why;
+    return st;
+  }
+  auto it = std::find(pending->begin(), pending->end(), h.pe);
+  if (isError(st) || h.magic != FdHello::kMagic || !(h.nonce == nonce) || it == pending->end()) {
+    GSHMEM_LOG_WARN(SHM, "dropped a connection to socket @%s: %s", name_.c_str(),
+                    isError(st) ? why.c_str() : "not a PE of this job waiting for its segments");
+    return Status::NoResource;
+  }
+  if (isError(st = sendFds(c.get(), fds, d, &why))) {
+    *err = "PE " + std::to_string(h.pe) + ": " + why;
+    return st;
+  }
+  pending->erase(it);
+  return Status::Ok;
+}
+
+// ---- client
+
+Status FdClient::connect(const std::string& name, const FdHello& hello, const Deadline& d, std::string* err) {
+  sockaddr_un a;
+  socklen_t len;
+  if (!abstractAddr(name, &a, &len)) {
+    *err = "socket name '" + name + "' is empty or too long";
+    return Status::InvalidArgument;
+  }
+  UniqueFd s(socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+  if (!s) return sysFail("socket", err);
+  while (::connect(s.get(), reinterpret_cast<sockaddr*>(&a), len) != 0) {
+    if (errno == EINTR) continue;
+    if (errno != EAGAIN) return sysFail("connect", err, Status::RemoteError);
+    if (d.expired()) {  // the listener's backlog stayed full
+      *err = "the listener accepted nothing within " + waitedFor(d);
+      return Status::Timeout;
+    }
+    usleep(1000);
+  }
+  uid_t uid = 0;
+  if (!peerUid(s.get(), &uid)) return sysFail("SO_PEERCRED", err);
+  if (uid != geteuid()) {
+    *err = "the socket is held by a process of uid " + std::to_string(uid) + ", not this job's uid " +
+           std::to_string(geteuid());
+    return Status::InvalidArgument;
+  }
+  GSHMEM_CHECK(writeFull(s.get(), &hello, sizeof hello, d, err));
+  sock_ = std::move(s);
+  return Status::Ok;
+}
+
+Status FdClient::receive(std::size_t n, const Deadline& d, std::vector<UniqueFd>* out, std::string* err) {
+  UniqueFd s = std::move(sock_);  // closed on return, whatever happens
+  if (!s) {
+    *err = "not connected";
+    return Status::Internal;
+  }
+  uint32_t count = 0;
+  iovec iov{&count, sizeof count};
+  std::vector<char> ctl(CMSG_SPACE(sizeof(int) * std::max<std::size_t>(n, 1)));
+  msghdr m{};
+  ssize_t got;
+  for (;;) {
+    int r = waitReady(s.get(), POLLIN, d);
+    if (r == 0) {
+      *err = "no answer within " + waitedFor(d);
+      return Status::Timeout;
+    }
+    if (r < 0) return sysFail("poll", err);
+    m = msghdr{};
+    m.msg_iov = &iov;
+    m.msg_iovlen = 1;
+    m.msg_control = ctl.data();
+    m.msg_controllen = ctl.size();
+    got = recvmsg(s.get(), &m, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+    if (got >= 0 || (errno != EINTR && errno != EAGAIN)) break;
+  }
+  if (got < 0) return sysFail("recvmsg", err, Status::RemoteError);
+  std::vector<UniqueFd> fds;  // own whatever arrived before checking anything
+  for (cmsghdr* c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+    const std::size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    for (std::size_t i = 0; i < k; ++i) {
+      int f;
+      std::memcpy(&f, CMSG_DATA(c) + i * sizeof(int), sizeof f);
+      fds.emplace_back(f);
+    }
+  }
+  if (got == 0) {
+    *err = "the connection was closed before any descriptor arrived";
+    return Status::RemoteError;
+  }
+  if (got != static_cast<ssize_t>(sizeof count) || (m.msg_flags & MSG_CTRUNC) || count != n || fds.size() != n) {
+    *err = "expected " + std::to_string(n) + " descriptors, received " + std::to_string(fds.size()) +
+           (m.msg_flags & MSG_CTRUNC ? " (truncated)" : "");
+    return Status::RemoteError;
+  }
+  *out = std::move(fds);
+  return Status::Ok;
+}
+
+}  // namespace gshmem
