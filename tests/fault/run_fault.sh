@@ -16,7 +16,8 @@ t0=$(date +%s.%N)
 # setsid: the job gets its own process group, which the final sweep can find and end.
 setsid "$@" "$tag" > >(while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done >"$out") 2>&1 &
 job=$!
-limit=$(awk -v b="$bound" 'BEGIN { print int(b + 60) }')
+# The job is declared hung (and its process group killed) after RUN_FAULT_LIMIT seconds, default bound + 60.
+limit=${RUN_FAULT_LIMIT:-$(awk -v b="$bound" 'BEGIN { print int(b + 60) }')}
 for ((i = 0; i < limit * 10; ++i)); do
   kill -0 "$job" 2>/dev/null || break
   sleep 0.1
