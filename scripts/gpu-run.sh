@@ -6,7 +6,10 @@
 #   scripts/gpu-run.sh [BUILD_DIR]        (default build-gpu; build it with:
 #     cmake -S . -B build-gpu -DCMAKE_CUDA_ARCHITECTURES=90 -DGSHMEM_ENABLE_UCX=OFF -DGSHMEM_ENABLE_HWLOC=OFF)
 # Logs go to $OUT (or /tmp/gshmem-gpu-run). NVLink multicast stays off (never call cuMulticastCreate).
+# PARTS (default all: tests,bench,nvshmem,osu,dsweep) picks the parts to run, so a lease can split them over calls.
 set -u
+PARTS=${PARTS:-tests,bench,nvshmem,osu,dsweep}
+want() { [[ ",$PARTS," == *",$1,"* ]]; }
 cd "$(dirname "$0")/.."
 B=${1:-build-gpu}
 OUT=${OUT:-/tmp/gshmem-gpu-run}
@@ -22,7 +25,8 @@ echo "libraries: $(ldd "$B/src/libgshmem.so" | grep -E 'not found|hwloc|ucp|mpi'
 declare -A RC
 # P2P on, P2P off (everything through the CPU proxy), and P2P on with the copy-engine route for device-initiated
 # puts/gets from 64 KiB (GSHMEM_DEVICE_CE_MIN).
-for cfg in 1 0 ce; do
+RC[tests1]=0 RC[tests0]=0 RC[testsce]=0
+want tests && for cfg in 1 0 ce; do
   export GSHMEM_P2P=${cfg/ce/1} GSHMEM_DEVICE_CE_MIN=off
   [ $cfg = ce ] && export GSHMEM_DEVICE_CE_MIN=64K
   timeout 80 $MPI -x GSHMEM_DEVICE_CE_MIN "$B/tests/gpu/gpu_device_tests" > "$OUT/tests_p2p$cfg.log" 2>&1
@@ -32,14 +36,14 @@ for cfg in 1 0 ce; do
 done
 unset GSHMEM_DEVICE_CE_MIN
 export GSHMEM_P2P=1
-timeout 150 $MPI "$B/benchmarks/gpu/gshmem_gpu_bench" ${GPU_BENCH_ARGS:---variants} > "$OUT/bench_p2p1.log" 2>&1; echo "bench p2p rc $?" >> "$OUT/summary.txt"
+want bench && { timeout 150 $MPI "$B/benchmarks/gpu/gshmem_gpu_bench" ${GPU_BENCH_ARGS:---variants} > "$OUT/bench_p2p1.log" 2>&1; echo "bench p2p rc $?" >> "$OUT/summary.txt"; }
 export GSHMEM_P2P=0
-if [ "${SKIP_PROXY_BENCH:-0}" = 0 ]; then
+if want bench && [ "${SKIP_PROXY_BENCH:-0}" = 0 ]; then
   timeout 70 $MPI "$B/benchmarks/gpu/gshmem_gpu_bench" --quick > "$OUT/bench_p2p0.log" 2>&1; echo "bench proxy rc $?" >> "$OUT/summary.txt"
 fi
 # NVSHMEM, same measurements (SKIP_NVSHMEM=1 skips its build and run)
 NV=
-[ "${SKIP_NVSHMEM:-0}" = 0 ] && NV=$(python3 -c "import nvidia.nvshmem as m; print(list(m.__path__)[0])" 2>/dev/null)
+want nvshmem && [ "${SKIP_NVSHMEM:-0}" = 0 ] && NV=$(python3 -c "import nvidia.nvshmem as m; print(list(m.__path__)[0])" 2>/dev/null)
 if [ -n "$NV" ]; then
   nvcc -rdc=true -O2 -arch=sm_90 -std=c++17 -I"$NV/include" $(mpicc --showme:compile) benchmarks/gpu/peers/nvshmem_bench.cu \
     -o "$OUT/../nvshmem_bench.bin" -L"$NV/lib" -l:libnvshmem_host.so.3 "$NV/lib/libnvshmem_device.a" $(mpicc --showme:link) -lcuda \
@@ -48,16 +52,16 @@ if [ -n "$NV" ]; then
     mpirun --allow-run-as-root -np 2 --bind-to none -x LD_LIBRARY_PATH -x NVSHMEM_DISABLE_NVLS -x NVSHMEM_REMOTE_TRANSPORT \
     -x NVSHMEM_SYMMETRIC_SIZE "$OUT/../nvshmem_bench.bin" > "$OUT/bench_nvshmem.log" 2>&1
   echo "bench nvshmem rc $?" >> "$OUT/summary.txt"
-else
+elif want nvshmem; then
   echo "NVSHMEM Python package not found: no NVSHMEM figures" >> "$OUT/summary.txt"
 fi
 # The path report (GSHMEM_INFO=1: topology summary, each device peer's class and where it came from) and the
 # osu-like tests with -d cuda (buffers in the GPU symmetric heap, host-initiated put/get), P2P on.
 export GSHMEM_P2P=1
-GSHMEM_INFO=1 timeout 60 $MPI -x GSHMEM_INFO "$B/benchmarks/osu-like/osu_oshm_put_lat" -d cuda -m 8:8 -i 10 > "$OUT/info.log" 2>&1
-grep -E "device PE|class|NVL|GPU" "$OUT/info.log" | head -20 >> "$OUT/summary.txt"
+want osu && GSHMEM_INFO=1 timeout 60 $MPI -x GSHMEM_INFO "$B/benchmarks/osu-like/osu_oshm_put_lat" -d cuda -m 8:8 -i 10 > "$OUT/info.log" 2>&1
+want osu && grep -E "device PE|class|NVL|GPU" "$OUT/info.log" | head -20 >> "$OUT/summary.txt"
 for t in put_lat get_lat put_bw; do
-  if [ -x "$B/benchmarks/osu-like/osu_oshm_$t" ]; then
+  if want osu && [ -x "$B/benchmarks/osu-like/osu_oshm_$t" ]; then
     timeout 60 $MPI "$B/benchmarks/osu-like/osu_oshm_$t" -d cuda -m 8:4M > "$OUT/osu_cuda_$t.log" 2>&1
     echo "osu_oshm_$t -d cuda rc $?" >> "$OUT/summary.txt"
     grep -E "^(8|4096|65536|1048576|4194304) " "$OUT/osu_cuda_$t.log" | sed "s/^/osu $t cuda: /" >> "$OUT/summary.txt"
@@ -65,7 +69,7 @@ for t in put_lat get_lat put_bw; do
 done
 # device-initiated put sweep (benchmarks/gpu/dsweep.cu) unless DSWEEP=0: SM stores, the proxy's
 # copy engine and the automatic choice interleaved (P2P on), then the staged pipeline (P2P off).
-if [ "${DSWEEP:-1}" != 0 ] && [ -x "$B/benchmarks/gpu/gshmem_dsweep" ]; then
+if want dsweep && [ "${DSWEEP:-1}" != 0 ] && [ -x "$B/benchmarks/gpu/gshmem_dsweep" ]; then
   : > "$OUT/dsweep.csv"
   for p2p in 1 0; do
     export GSHMEM_P2P=$p2p
@@ -111,7 +115,7 @@ print("measured crossovers (GSHMEM_DEVICE_CE_MIN): " + ",".join(xs))
 PY
 fi
 echo "---- results" >> "$OUT/summary.txt"
-grep -h "^RESULT" "$OUT"/bench_*.log >> "$OUT/summary.txt"
-grep -h "^VARIANT" "$OUT"/bench_*.log >> "$OUT/summary.txt"
+grep -h "^RESULT" "$OUT"/bench_*.log >> "$OUT/summary.txt" 2>/dev/null
+grep -h "^VARIANT" "$OUT"/bench_*.log >> "$OUT/summary.txt" 2>/dev/null
 cat "$OUT/summary.txt"
 [ "${RC[tests1]}" = 0 ] && [ "${RC[tests0]}" = 0 ] && [ "${RC[testsce]}" = 0 ]

@@ -8,11 +8,10 @@ set -u
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = build ]; then
   B=$2 C=$3
-  make -C "$B" -j2 gshmem gshmem-calibrate >/dev/null || exit 1
+  cmake --build "$B" -j2 --target gshmem gshmem-calibrate gshmem_sweep >/dev/null || exit 1
   mkdir -p "$C/lib" "$C/bin"
-  cp -a "$B"/src/libgshmem.so* "$C/lib/" && cp "$B/tools/calibrate/gshmem-calibrate" "$C/bin/"
-  g++ -O2 -std=c++17 -Iinclude -I"$B/include" -Isrc -I/usr/local/cuda/include benchmarks/gpu/sweep.cpp \
-    -o "$C/bin/sweep" -L"$C/lib" -lgshmem -L/usr/local/cuda/lib64 -lcudart $(mpicxx --showme:link) || exit 1
+  cp -a "$B"/src/libgshmem.so* "$C/lib/" && cp "$B/tools/calibrate/gshmem-calibrate" "$B/benchmarks/gpu/gshmem_sweep" "$C/bin/" || exit 1
+  mv "$C/bin/gshmem_sweep" "$C/bin/sweep"
   exit 0
 fi
 C=${2:-protocarry}

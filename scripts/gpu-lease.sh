@@ -1,0 +1,59 @@
+#!/bin/bash
+# One lease on the 2-GPU machine, in two calls of under 10 minutes each (the device tool's limit per command):
+#   scripts/gpu-lease.sh 1 CARRY PEERS   GPU tests (2 PEs on 2 GPUs, P2P on/off/copy engine; 1 and 2 PEs sharing
+#                                        GPU 0), the signal-latency probe, gshmem_gpu_bench (P2P and proxy) beside
+#                                        nvshmem_bench, osu -d cuda, the exit test
+#   scripts/gpu-lease.sh 2 CARRY PEERS   device-initiated sweep, host-initiated calibrate + sweep, staged over UCX,
+#                                        the proxy ring microbenchmark, the peer anchors (raw P2P, NVSHMEM, NCCL)
+# CARRY: a build tree with the binaries (scripts/gpu-run.sh's layout); protocarry/ beside it (scripts/gpu-sweep.sh
+# build); PEERS: a copy of the peer programs (shared/tools/peers) plus a built signal_probe. Everything lands in
+# $OUT as one log folder packed into part<N>.tgz and a summary part<N>.txt. NVLink multicast stays off.
+set -u
+cd "$(dirname "$0")/.."
+PART=$1 B=${2:-build-carry} P=${3:-.peers}
+FINAL=${OUT:-/tmp/gshmem-lease}
+export OUT=/tmp/lease$PART
+rm -rf "$OUT" && mkdir -p "$OUT" "$FINAL"
+export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 TORCH_SYMM_MEM_DISABLE_MULTICAST=1
+export LD_LIBRARY_PATH=$PWD/$B/src:$PWD/$B/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+S=$OUT/lease.txt
+say() { echo "$*" | tee -a "$S"; }
+MPI="mpirun --allow-run-as-root --bind-to none -x LD_LIBRARY_PATH -x GSHMEM_P2P -x GSHMEM_SYMMETRIC_SIZE
+  -x GSHMEM_SYMMETRIC_SIZE_DEVICE -x CUDA_VISIBLE_DEVICES -x GSHMEM_TRANSPORTS -x GSHMEM_INFO"
+export GSHMEM_SYMMETRIC_SIZE=256M GSHMEM_SYMMETRIC_SIZE_DEVICE=1G
+
+if [ "$PART" = 1 ]; then
+  say "date $(date -u +%FT%TZ)"; nvidia-smi -L | tee -a "$S"; nvidia-smi topo -m 2>&1 | head -8 | tee -a "$S"
+  say "---- signal_probe (raw put-with-signal instruction sequences, 2 GPUs, no runtime)"
+  timeout 60 "$P/signal_probe" 20000 2>&1 | tee -a "$S"
+  GPU_BENCH_ARGS=" " PARTS=tests,bench,nvshmem,osu timeout 420 scripts/gpu-run.sh "$B" > "$OUT/gpu-run.txt" 2>&1
+  say "gpu-run rc $?"; cat "$OUT/summary.txt" >> "$S"
+  say "---- GPU tests, PEs sharing GPU 0"
+  for np in 1 2; do for p2p in 1 0; do
+    CUDA_VISIBLE_DEVICES=0 GSHMEM_P2P=$p2p timeout 90 $MPI -np $np "$B/tests/gpu/gpu_device_tests" > "$OUT/shared_np${np}_p2p$p2p.log" 2>&1
+    say "shared GPU np$np P2P=$p2p rc $? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/shared_np${np}_p2p$p2p.log" | tr '\n' ' ')"
+  done; done
+  for how in "return" "exit 7 work"; do for p2p in 1 0; do
+    GSHMEM_P2P=$p2p timeout 60 $MPI -np 2 "$B/tests/gpu/gpu_exit_test" $how > "$OUT/exit_${how// /_}_$p2p.log" 2>&1
+    say "gpu_exit_test $how P2P=$p2p rc $?"
+  done; done
+else
+  say "date $(date -u +%FT%TZ)"
+  PARTS=dsweep timeout 300 scripts/gpu-run.sh "$B" > "$OUT/gpu-run.txt" 2>&1; say "dsweep rc $?"
+  grep -A40 "device-initiated sweep" "$OUT/summary.txt" >> "$S"
+  OUT=$OUT/sweep timeout 240 scripts/gpu-sweep.sh run protocarry > "$OUT/gpu-sweep.txt" 2>&1; say "gpu-sweep rc $?"
+  tail -40 "$OUT/gpu-sweep.txt" >> "$S"
+  say "---- staged over UCX (every peer remote for device memory), 2 PEs on 2 GPUs"
+  GSHMEM_TRANSPORTS=ucx GSHMEM_P2P=0 GSHMEM_INFO=1 timeout 90 $MPI -np 2 "$B/benchmarks/gpu/gshmem_staged_bw" > "$OUT/staged_ucx.log" 2>&1
+  say "staged_bw rc $?"; grep -E "staged|GB/s|^ *[0-9]" "$OUT/staged_ucx.log" | head -20 >> "$S"
+  GSHMEM_TRANSPORTS=ucx GSHMEM_P2P=0 timeout 90 $MPI -np 2 "$B/tests/gpu/gpu_device_tests" > "$OUT/tests_ucx.log" 2>&1
+  say "GPU tests forced UCX rc $? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/tests_ucx.log" | tr '\n' ' ')"
+  say "---- proxy ring microbenchmark (host memory, this machine's CPU)"
+  timeout 60 "$B/benchmarks/micro/gshmem_micro_proxy_ring" --benchmark_min_time=0.05 --benchmark_repetitions=3 \
+    --benchmark_report_aggregates_only=true 2>&1 | grep -E "median|Benchmark" | tee -a "$S"
+  say "---- peers (raw P2P probe, NVSHMEM anchor, NCCL all_reduce)"
+  (cd "$P" && timeout 200 bash run-gpu-peers.sh) > "$OUT/peers.txt" 2>&1; say "peers rc $?"
+  cat "$OUT/peers.txt" | grep -v "^$" | tail -60 >> "$S"
+fi
+tar czf "$FINAL/part$PART.tgz" -C /tmp "lease$PART" && cp "$S" "$FINAL/part$PART.txt"
+cat "$S"
