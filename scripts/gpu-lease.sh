@@ -5,6 +5,9 @@
 #                                        nvshmem_bench, osu -d cuda, the exit test
 #   scripts/gpu-lease.sh 2 CARRY PEERS   device-initiated sweep, host-initiated calibrate + sweep, staged over UCX,
 #                                        the proxy ring microbenchmark, the peer anchors (raw P2P, NVSHMEM, NCCL)
+#   scripts/gpu-lease.sh 3 CARRY PEERS   GPU tests again (2 GPUs P2P on/off; 1, 2 and 4 PEs sharing GPU 0), the
+#                                        signal probe and gshmem_gpu_bench beside nvshmem_bench, and the stream
+#                                        collectives of gshmem, NVSHMEM and NCCL (coll_bench.cu) with a ratio table
 # CARRY: a build tree with the binaries (scripts/gpu-run.sh's layout); protocarry/ beside it (scripts/gpu-sweep.sh
 # build); PEERS: a copy of the peer programs (shared/tools/peers) plus a built signal_probe. Everything lands in
 # $OUT as one log folder packed into part<N>.tgz and a summary part<N>.txt. NVLink multicast stays off.
@@ -30,13 +33,64 @@ if [ "$PART" = 1 ]; then
   say "gpu-run rc $?"; cat "$OUT/summary.txt" >> "$S"
   say "---- GPU tests, PEs sharing GPU 0"
   for np in 1 2; do for p2p in 1 0; do
-    CUDA_VISIBLE_DEVICES=0 GSHMEM_P2P=$p2p timeout 90 $MPI -np $np "$B/tests/gpu/gpu_device_tests" > "$OUT/shared_np${np}_p2p$p2p.log" 2>&1
+    CUDA_VISIBLE_DEVICES=0 GSHMEM_P2P=$p2p timeout 90 $MPI -np $np "$B/tests/gpu/gpu_device_tests" --gtest_color=no > "$OUT/shared_np${np}_p2p$p2p.log" 2>&1
     say "shared GPU np$np P2P=$p2p rc $? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/shared_np${np}_p2p$p2p.log" | tr '\n' ' ')"
   done; done
   for how in "return" "exit 7 work"; do for p2p in 1 0; do
     GSHMEM_P2P=$p2p timeout 60 $MPI -np 2 "$B/tests/gpu/gpu_exit_test" $how > "$OUT/exit_${how// /_}_$p2p.log" 2>&1
     say "gpu_exit_test $how P2P=$p2p rc $?"
   done; done
+elif [ "$PART" = 3 ]; then
+  say "date $(date -u +%FT%TZ)"; nvidia-smi -L | tee -a "$S"
+  for p2p in 1 0; do
+    GSHMEM_P2P=$p2p timeout 120 $MPI -np 2 "$B/tests/gpu/gpu_device_tests" --gtest_color=no > "$OUT/tests2gpu_p2p$p2p.log" 2>&1
+    say "2 GPUs np2 P2P=$p2p rc $? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/tests2gpu_p2p$p2p.log" | tr '\n' ' ')"
+  done
+  for np in 1 2 4; do
+    CUDA_VISIBLE_DEVICES=0 GSHMEM_P2P=1 timeout 150 $MPI -np $np --oversubscribe "$B/tests/gpu/gpu_device_tests" --gtest_color=no > "$OUT/shared_np$np.log" 2>&1
+    say "shared GPU np$np P2P=1 rc $? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/shared_np$np.log" | tr '\n' ' ')"
+  done
+  grep -hE "FAILED|Failure|gshmem: PE" "$OUT"/tests2gpu_*.log "$OUT"/shared_np*.log | head -20 | tee -a "$S"
+  say "---- signal_probe"; timeout 60 "$P/signal_probe" 20000 2>&1 | grep VARIANT | tee -a "$S"
+  GPU_BENCH_ARGS=" " SKIP_PROXY_BENCH=1 PARTS=bench,nvshmem timeout 200 scripts/gpu-run.sh "$B" > "$OUT/gpu-run.txt" 2>&1
+  grep -h "^RESULT" "$OUT"/bench_*.log | tee -a "$S"
+  say "---- stream collectives: gshmem, NVSHMEM, NCCL (coll_bench.cu)"
+  NV=$(python3 -c "import nvidia.nvshmem as m; print(list(m.__path__)[0])" 2>/dev/null)
+  NC=$(python3 -c "import nvidia.nccl as m; print(list(m.__path__)[0])" 2>/dev/null)
+  say "nccl package: $NC $(ls $NC/include $NC/lib 2>&1 | tr '\n' ' ')"
+  nvcc -rdc=true -O2 -arch=sm_90 -std=c++17 -DCOLL_NVSHMEM -I"$NV/include" $(mpicc --showme:compile) benchmarks/gpu/coll_bench.cu \
+    -o /tmp/coll_nvshmem -L"$NV/lib" -l:libnvshmem_host.so.3 "$NV/lib/libnvshmem_device.a" $(mpicc --showme:link) -lcuda > "$OUT/build_nvshmem.log" 2>&1
+  nvcc -O2 -arch=sm_90 -std=c++17 -DCOLL_NCCL -I"$NC/include" $(mpicc --showme:compile) benchmarks/gpu/coll_bench.cu \
+    -o /tmp/coll_nccl -L"$NC/lib" -l:libnccl.so.2 $(mpicc --showme:link) > "$OUT/build_nccl.log" 2>&1
+  say "builds: nvshmem $(test -x /tmp/coll_nvshmem && echo ok || echo FAILED) nccl $(test -x /tmp/coll_nccl && echo ok || echo FAILED)"
+  : > "$OUT/coll.txt"
+  timeout 150 $MPI -np 2 "$B/benchmarks/gpu/gshmem_coll_bench" > "$OUT/coll_gshmem.log" 2>&1; say "coll gshmem rc $?"
+  LD_LIBRARY_PATH=$NC/lib:$LD_LIBRARY_PATH NCCL_NVLS_ENABLE=0 timeout 150 mpirun --allow-run-as-root --bind-to none -np 2 \
+    -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE /tmp/coll_nccl > "$OUT/coll_nccl.log" 2>&1; say "coll nccl rc $?"
+  LD_LIBRARY_PATH=$NV/lib:$LD_LIBRARY_PATH NVSHMEM_REMOTE_TRANSPORT=none NVSHMEM_SYMMETRIC_SIZE=2G timeout 150 mpirun \
+    --allow-run-as-root --bind-to none -np 2 -x LD_LIBRARY_PATH -x NVSHMEM_DISABLE_NVLS -x NVSHMEM_REMOTE_TRANSPORT \
+    -x NVSHMEM_SYMMETRIC_SIZE /tmp/coll_nvshmem > "$OUT/coll_nvshmem.log" 2>&1; say "coll nvshmem rc $?"
+  CUDA_VISIBLE_DEVICES=0 timeout 100 $MPI -np 2 "$B/benchmarks/gpu/gshmem_coll_bench" --max 16777216 > "$OUT/coll_gshmem_shared.log" 2>&1
+  say "coll gshmem, 2 PEs sharing GPU 0, rc $?"
+  grep -h "^COLL\|^#" "$OUT"/coll_gshmem.log "$OUT"/coll_nccl.log "$OUT"/coll_nvshmem.log > "$OUT/coll.txt"
+  python3 - "$OUT/coll.txt" <<'PY' | tee -a "$S"
+import sys, collections
+t = collections.defaultdict(dict)
+for line in open(sys.argv[1]):
+    f = line.split()
+    if f and f[0] == "COLL": t[(f[2], int(f[3]))][f[1]] = (float(f[4]), float(f[5]), "WRONG" in line)
+print("%-15s %10s %10s %10s %10s %8s %8s %9s %9s %9s" % ("collective", "bytes", "gshmem_us", "nccl_us", "nvshmem_us",
+      "g/nccl", "g/nvsh", "g_busbw", "nccl_bw", "nvsh_bw"))
+for (c, n) in sorted(t, key=lambda k: (k[0], k[1])):
+    r = t[(c, n)]
+    g, nc, nv = r.get("gshmem"), r.get("nccl"), r.get("nvshmem")
+    f = lambda x, i: ("%.2f" % x[i]) if x else "-"
+    q = lambda x: ("%.2f" % (g[0] / x[0])) if g and x else "-"
+    bad = " WRONG" if any(v[2] for v in r.values()) else ""
+    print("%-15s %10d %10s %10s %10s %8s %8s %9s %9s %9s%s" % (c, n, f(g, 0), f(nc, 0), f(nv, 0), q(nc), q(nv),
+          f(g, 1), f(nc, 1), f(nv, 1), bad))
+PY
+  tail -3 "$OUT/coll_gshmem_shared.log" | tee -a "$S"
 else
   say "date $(date -u +%FT%TZ)"
   PARTS=dsweep timeout 300 scripts/gpu-run.sh "$B" > "$OUT/gpu-run.txt" 2>&1; say "dsweep rc $?"
@@ -46,7 +100,7 @@ else
   say "---- staged over UCX (every peer remote for device memory), 2 PEs on 2 GPUs"
   GSHMEM_TRANSPORTS=ucx GSHMEM_P2P=0 GSHMEM_INFO=1 timeout 90 $MPI -np 2 "$B/benchmarks/gpu/gshmem_staged_bw" > "$OUT/staged_ucx.log" 2>&1
   say "staged_bw rc $?"; grep -E "staged|GB/s|^ *[0-9]" "$OUT/staged_ucx.log" | head -20 >> "$S"
-  GSHMEM_TRANSPORTS=ucx GSHMEM_P2P=0 timeout 90 $MPI -np 2 "$B/tests/gpu/gpu_device_tests" > "$OUT/tests_ucx.log" 2>&1
+  GSHMEM_TRANSPORTS=ucx GSHMEM_P2P=0 timeout 90 $MPI -np 2 "$B/tests/gpu/gpu_device_tests" --gtest_color=no > "$OUT/tests_ucx.log" 2>&1
   say "GPU tests forced UCX rc $? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/tests_ucx.log" | tr '\n' ' ')"
   say "---- proxy ring microbenchmark (host memory, this machine's CPU)"
   timeout 60 "$B/benchmarks/micro/gshmem_micro_proxy_ring" --benchmark_min_time=0.05 --benchmark_repetitions=3 \

@@ -29,7 +29,7 @@ RC[tests1]=0 RC[tests0]=0 RC[testsce]=0
 want tests && for cfg in 1 0 ce; do
   export GSHMEM_P2P=${cfg/ce/1} GSHMEM_DEVICE_CE_MIN=off
   [ $cfg = ce ] && export GSHMEM_DEVICE_CE_MIN=64K
-  timeout 80 $MPI -x GSHMEM_DEVICE_CE_MIN "$B/tests/gpu/gpu_device_tests" > "$OUT/tests_p2p$cfg.log" 2>&1
+  timeout 80 $MPI -x GSHMEM_DEVICE_CE_MIN "$B/tests/gpu/gpu_device_tests" --gtest_color=no > "$OUT/tests_p2p$cfg.log" 2>&1
   RC[tests$cfg]=$?
   echo "gpu tests GSHMEM_P2P=$GSHMEM_P2P DEVICE_CE_MIN=$GSHMEM_DEVICE_CE_MIN: rc ${RC[tests$cfg]}; $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/tests_p2p$cfg.log" | tr '\n' ' ')" | tee -a "$OUT/summary.txt"
   grep -E "FAILED|Failure|gshmem: PE|WATCHDOG" "$OUT/tests_p2p$cfg.log" | head -20

@@ -46,5 +46,8 @@ enum Scope : int { kScopeThread = 0, kScopeWarp = 1, kScopeBlock = 2 };
 #endif
 
 #if defined(__CUDACC__)
+#include <cstdio>
+
 #include "gshmem/device/impl/api__funcs.cuh"
+#include "gshmem/device/impl/coll__funcs.cuh"
 #endif

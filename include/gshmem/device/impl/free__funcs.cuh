@@ -159,3 +159,5 @@ GSHMEMI_DEF_AMO(int64, int64_t)
 GSHMEMI_DEF_AMO(uint32, uint32_t)
 GSHMEMI_DEF_AMO(uint64, uint64_t)
 GSHMEMI_DEF_AMO(size, size_t)
+
+#include "gshmem/device/impl/coll_free__funcs.cuh"

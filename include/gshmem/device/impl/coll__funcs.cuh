@@ -1,0 +1,229 @@
+// Device collectives (layer 3 bodies): barrier, sync, broadcast, fcollect, alltoall, reduce and reducescatter on a
+// device team, called by one group (thread, warp or block: scope S) per PE. Included by api.cuh under nvcc.
+//
+// Contract (see api.cuh for the launch rules):
+//   * Team: GSHMEM_TEAM_WORLD. Every PE of the team calls the same collectives in the same order.
+//   * Every peer's heap must be mapped here (P2P: same node, GSHMEM_P2P=1; PEs sharing a GPU are mapped);
+//     a collective that finds an unmapped peer stops the kernel with a one-line message.
+//   * Algorithms are push/pull over direct loads and stores, bracketed by the team barrier: the entry barrier
+//     makes every PE's source ready and every destination free, the exit barrier makes every result complete
+//     and every source reusable. A collective returns with its results visible on every PE.
+//   * Reductions read every PE's source slice that this PE owns and write the reduced slice into every PE's
+//     destination (reduce-scatter then all-gather, one pass), so source and destination may be the same array.
+//   * The ranged forms (…Range) do a part of the data between the barriers; the stream forms run them from many
+//     blocks between a barrier kernel before and after.
+#pragma once
+
+namespace gshmem {
+namespace dev {
+
+/// Reduction operators (as the host API's, in NVSHMEM's order of names).
+enum ReduceOp : int { kRedSum = 0, kRedProd, kRedMin, kRedMax, kRedAnd, kRedOr, kRedXor };
+
+namespace detail {
+
+template <int Op, typename T>
+GSHMEM_DEVICE_INLINE T reduce2(T a, T b) {
+  if constexpr (Op == kRedSum) return a + b;
+  if constexpr (Op == kRedProd) return a * b;
+  if constexpr (Op == kRedMin) return b < a ? b : a;
+  if constexpr (Op == kRedMax) return a < b ? b : a;
+  if constexpr (Op == kRedAnd) return a & b;
+  if constexpr (Op == kRedOr) return a | b;
+  if constexpr (Op == kRedXor) return a ^ b;
+}
+
+/// Stop the kernel unless @p team is one the device collectives serve and every member's heap is mapped.
+GSHMEM_DEVICE_INLINE void collCheck(const DeviceHandle& h, gshmem_team_t team, const char* call) {
+  if (team != GSHMEM_TEAM_WORLD) {
+    printf("gshmem: PE %d: %s: device collectives take GSHMEM_TEAM_WORLD (got team %d); use the host collective "
+           "for other teams\n", h.my_pe, call, static_cast<int>(team));
+    __trap();
+  }
+  for (int pe = 0; pe < h.n_pes; ++pe)
+    if (peerPtr(h, h.heap_base, pe) == nullptr) {
+      printf("gshmem: PE %d: %s: PE %d's device heap is not mapped here; device collectives need every PE on this "
+             "node with GSHMEM_P2P=1\n", h.my_pe, call, pe);
+      __trap();
+    }
+}
+
+/// The part [b, e) of n items that member `me` of `npes` owns: balanced, in order.
+GSHMEM_DEVICE_INLINE void ownedPart(size_t n, int npes, int me, size_t* b, size_t* e) {
+  const size_t q = n / npes, r = n % npes;
+  *b = me * q + (static_cast<size_t>(me) < r ? me : r);
+  *e = *b + q + (static_cast<size_t>(me) < r ? 1 : 0);
+}
+
+/// Reduce items [b, e) of every PE's `src` (+ src_base items) and store the result at dst + (i - b) in each PE of
+/// dst_pes (all PEs, or only this one: reducescatter). Group scope S; 16-byte vectors when everything is aligned.
+template <int S, int Op, typename T>
+GSHMEM_DEVICE_INLINE void reduceItems(const DeviceHandle& h, T* dst, bool dst_all, const T* src, size_t b,
+                                      size_t e, size_t tid, size_t nthreads) {
+  constexpr int kV = 16 / sizeof(T) > 0 ? 16 / sizeof(T) : 1;
+  const int n = h.n_pes;
+  size_t i = b;
+  const bool vec = sizeof(T) <= 16 && 16 % sizeof(T) == 0 &&
+                   ((reinterpret_cast<uintptr_t>(src + b) | reinterpret_cast<uintptr_t>(dst)) & 15) == 0;
+  if (vec) {
+    const size_t nv = (e - b) / kV;
+    for (size_t v = tid; v < nv; v += nthreads) {
+      union U { int4 w; T x[kV]; };
+      U acc;
+      acc.w = *reinterpret_cast<const int4*>(peerPtr(h, src + b, 0) + v * kV);
+      for (int pe = 1; pe < n; ++pe) {
+        U o;
+        o.w = *reinterpret_cast<const int4*>(peerPtr(h, src + b, pe) + v * kV);
+#pragma unroll
+        for (int k = 0; k < kV; ++k) acc.x[k] = reduce2<Op, T>(acc.x[k], o.x[k]);
+      }
+      if (dst_all) {
+        for (int k = 0; k < n; ++k) {
+          const int pe = (h.my_pe + k) % n;
+          *reinterpret_cast<int4*>(peerPtr(h, dst, pe) + v * kV) = acc.w;
+        }
+      } else {
+        *reinterpret_cast<int4*>(dst + v * kV) = acc.w;
+      }
+    }
+    i = b + nv * kV;
+  }
+  for (size_t j = i + tid; j < e; j += nthreads) {
+    T acc = *(peerPtr(h, src, 0) + j);
+    for (int pe = 1; pe < n; ++pe) acc = reduce2<Op, T>(acc, *(peerPtr(h, src, pe) + j));
+    if (dst_all) {
+      for (int k = 0; k < n; ++k) *(peerPtr(h, dst, (h.my_pe + k) % n) + (j - b)) = acc;
+    } else {
+      dst[j - b] = acc;
+    }
+  }
+}
+
+/// Copy n bytes from this PE's `src` to `dst` in PE pe (any PE; this one included), group scope S, split over
+/// `part` of `parts` groups.
+template <int S>
+GSHMEM_DEVICE_INLINE void pushPart(const DeviceHandle& h, void* dst, const void* src, size_t n, int pe, size_t part,
+                                   size_t parts) {
+  size_t b, e;
+  ownedPart((n + 15) / 16, static_cast<int>(parts), static_cast<int>(part), &b, &e);
+  b *= 16;
+  e = e * 16 < n ? e * 16 : n;
+  if (b >= e) return;
+  copy<S>(peerPtr(h, static_cast<char*>(dst) + b, pe), static_cast<const char*>(src) + b, e - b);
+}
+
+}  // namespace detail
+
+// ------------------------------------------------------------------------------------------ the data phases
+// Each is what one group does between the entry and exit barriers; `part` of `parts` splits the work over groups
+// (the device API passes 0 of 1).
+
+/// Allreduce (reduce on a team): dest = op over PEs of source, nreduce items, in every PE.
+template <int S, int Op, typename T>
+GSHMEM_DEVICE_INLINE void reducePhase(const DeviceHandle& h, T* dest, const T* source, size_t nreduce, size_t part,
+                                      size_t parts) {
+  size_t b, e, pb, pe_;
+  detail::ownedPart(nreduce, h.n_pes, h.my_pe, &b, &e);
+  detail::ownedPart(e - b, static_cast<int>(parts), static_cast<int>(part), &pb, &pe_);
+  detail::reduceItems<S, Op, T>(h, dest + b + pb, true, source, b + pb, b + pe_, detail::groupRank<S>(),
+                                detail::groupSize<S>());
+}
+
+/// Reducescatter: dest (nreduce items) in PE p = op over PEs of source[p * nreduce, (p + 1) * nreduce).
+template <int S, int Op, typename T>
+GSHMEM_DEVICE_INLINE void reducescatterPhase(const DeviceHandle& h, T* dest, const T* source, size_t nreduce,
+                                             size_t part, size_t parts) {
+  size_t pb, pe_;
+  detail::ownedPart(nreduce, static_cast<int>(parts), static_cast<int>(part), &pb, &pe_);
+  const size_t b = static_cast<size_t>(h.my_pe) * nreduce;
+  detail::reduceItems<S, Op, T>(h, dest + pb, false, source, b + pb, b + pe_, detail::groupRank<S>(),
+                                detail::groupSize<S>());
+}
+
+/// Broadcast: the root's source (n bytes) into every PE's dest; the root's own dest too, as NVSHMEM does.
+template <int S>
+GSHMEM_DEVICE_INLINE void broadcastPhase(const DeviceHandle& h, void* dest, const void* source, size_t n, int root,
+                                         size_t part, size_t parts) {
+  if (h.my_pe != root) return;
+  for (int k = 0; k < h.n_pes; ++k) detail::pushPart<S>(h, dest, source, n, (root + k) % h.n_pes, part, parts);
+}
+
+/// Fcollect: each PE's source (n bytes) at offset my_pe * n of every PE's dest.
+template <int S>
+GSHMEM_DEVICE_INLINE void fcollectPhase(const DeviceHandle& h, void* dest, const void* source, size_t n, size_t part,
+                                        size_t parts) {
+  char* d = static_cast<char*>(dest) + static_cast<size_t>(h.my_pe) * n;
+  for (int k = 0; k < h.n_pes; ++k) detail::pushPart<S>(h, d, source, n, (h.my_pe + k) % h.n_pes, part, parts);
+}
+
+/// Alltoall: block q of this PE's source (n bytes each) to block my_pe of PE q's dest.
+template <int S>
+GSHMEM_DEVICE_INLINE void alltoallPhase(const DeviceHandle& h, void* dest, const void* source, size_t n, size_t part,
+                                        size_t parts) {
+  for (int k = 0; k < h.n_pes; ++k) {
+    const int pe = (h.my_pe + k) % h.n_pes;
+    detail::pushPart<S>(h, static_cast<char*>(dest) + static_cast<size_t>(h.my_pe) * n,
+                        static_cast<const char*>(source) + static_cast<size_t>(pe) * n, n, pe, part, parts);
+  }
+}
+
+// ------------------------------------------------------------------------------------------ device collectives
+// One group per PE; the barrier inside is the device barrier (barrierAll), shared with the host-stream barriers.
+
+template <int S>
+GSHMEM_DEVICE_INLINE void teamBarrier(const DeviceHandle& h, gshmem_team_t team, bool do_quiet) {
+  detail::collCheck(h, team, do_quiet ? "gshmem_barrier" : "gshmem_team_sync");
+  barrierAllGroup<S>(h, do_quiet);
+}
+
+template <int S, int Op, typename T>
+GSHMEM_DEVICE_INLINE int reduce(const DeviceHandle& h, gshmem_team_t team, T* dest, const T* source, size_t n) {
+  detail::collCheck(h, team, "gshmem_reduce");
+  barrierAllGroup<S>(h, false);
+  reducePhase<S, Op, T>(h, dest, source, n, 0, 1);
+  barrierAllGroup<S>(h, false);
+  return 0;
+}
+template <int S, int Op, typename T>
+GSHMEM_DEVICE_INLINE int reducescatter(const DeviceHandle& h, gshmem_team_t team, T* dest, const T* source,
+                                       size_t n) {
+  detail::collCheck(h, team, "gshmem_reducescatter");
+  barrierAllGroup<S>(h, false);
+  reducescatterPhase<S, Op, T>(h, dest, source, n, 0, 1);
+  barrierAllGroup<S>(h, false);
+  return 0;
+}
+template <int S>
+GSHMEM_DEVICE_INLINE int broadcastmem(const DeviceHandle& h, gshmem_team_t team, void* dest, const void* source,
+                                      size_t n, int root) {
+  detail::collCheck(h, team, "gshmem_broadcast");
+  if (static_cast<unsigned>(root) >= static_cast<unsigned>(h.n_pes)) {
+    printf("gshmem: PE %d: gshmem_broadcast: root %d is not a PE of the team (0..%d)\n", h.my_pe, root, h.n_pes - 1);
+    __trap();
+  }
+  barrierAllGroup<S>(h, false);
+  broadcastPhase<S>(h, dest, source, n, root, 0, 1);
+  barrierAllGroup<S>(h, false);
+  return 0;
+}
+template <int S>
+GSHMEM_DEVICE_INLINE int fcollectmem(const DeviceHandle& h, gshmem_team_t team, void* dest, const void* source,
+                                     size_t n) {
+  detail::collCheck(h, team, "gshmem_fcollect");
+  barrierAllGroup<S>(h, false);
+  fcollectPhase<S>(h, dest, source, n, 0, 1);
+  barrierAllGroup<S>(h, false);
+  return 0;
+}
+template <int S>
+GSHMEM_DEVICE_INLINE int alltoallmem(const DeviceHandle& h, gshmem_team_t team, void* dest, const void* source,
+                                     size_t n) {
+  detail::collCheck(h, team, "gshmem_alltoall");
+  barrierAllGroup<S>(h, false);
+  alltoallPhase<S>(h, dest, source, n, 0, 1);
+  barrierAllGroup<S>(h, false);
+  return 0;
+}
+
+}  // namespace dev
+}  // namespace gshmem

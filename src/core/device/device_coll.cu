@@ -1,0 +1,164 @@
+// The stream forms of the device collectives (gshmemx_*_on_stream; the host forms wait for them). Arguments are
+// checked on the host, then kernels go on the stream, taking the DeviceHandle by value:
+//   * up to kFusedMax bytes per PE: one kernel of one block (barrier, data phase, barrier), the latency path;
+//   * above: a barrier kernel, the data phase spread over many blocks (each a part of this PE's share), and a
+//     barrier kernel, so the data moves at the link's rate. Stream order stands in for a grid-wide sync.
+// The algorithms and their contract are in include/gshmem/device/impl/coll__funcs.cuh.
+#include <cuda_runtime.h>
+
+#include "core/device/device.hpp"
+#include "gshmem/device/api.cuh"
+#include "gshmem/device/impl/coll__decls.cuh"
+
+namespace gshmem::device {
+namespace {
+
+constexpr int kThreads = 512;
+constexpr std::size_t kFusedMax = std::size_t(64) << 10;  ///< bytes a PE moves below which one block does it all
+constexpr std::size_t kBytesPerBlock = std::size_t(256) << 10;
+
+enum Mover : int { kBroadcast, kFcollect, kAlltoall };
+
+__global__ void syncKernel(DeviceHandle h, int do_quiet) { dev::barrierAll(h, do_quiet != 0); }
+
+template <int Op, typename T>
+__global__ void __launch_bounds__(kThreads) reduceKernel(DeviceHandle h, T* d, const T* s, size_t n, int scatter,
+                                                         int fused) {
+  if (fused) dev::barrierAllGroup<kScopeBlock>(h, false);
+  if (scatter) dev::reducescatterPhase<kScopeBlock, Op, T>(h, d, s, n, blockIdx.x, gridDim.x);
+  else dev::reducePhase<kScopeBlock, Op, T>(h, d, s, n, blockIdx.x, gridDim.x);
+  if (fused) dev::barrierAllGroup<kScopeBlock>(h, false);
+}
+
+__global__ void __launch_bounds__(kThreads) moverKernel(DeviceHandle h, int kind, void* d, const void* s, size_t n,
+                                                        int root, int fused) {
+  if (fused) dev::barrierAllGroup<kScopeBlock>(h, false);
+  if (kind == kBroadcast) dev::broadcastPhase<kScopeBlock>(h, d, s, n, root, blockIdx.x, gridDim.x);
+  else if (kind == kFcollect) dev::fcollectPhase<kScopeBlock>(h, d, s, n, blockIdx.x, gridDim.x);
+  else dev::alltoallPhase<kScopeBlock>(h, d, s, n, blockIdx.x, gridDim.x);
+  if (fused) dev::barrierAllGroup<kScopeBlock>(h, false);
+}
+
+/// The handle, once the call's team and peers are fit for the device collectives; else one line and the end.
+const DeviceHandle& collHandle(const char* call, gshmem_team_t team) {
+  const DeviceHandle* h = backendHandle();
+  if (!h) fatal(call, "there is no device symmetric heap (no GPU, or GSHMEM_SYMMETRIC_SIZE_DEVICE=0)");
+  if (team != GSHMEM_TEAM_WORLD)
+    fatal(call, "device collectives take GSHMEM_TEAM_WORLD (team %d given); use the host collective on other teams",
+          static_cast<int>(team));
+  for (int pe = 0; pe < h->n_pes; ++pe)
+    if (!backendPeerPtr(pe, 0))
+      fatal(call, "PE %d's device heap is not mapped here; device collectives need every PE on this node with "
+            "GSHMEM_P2P=1", pe);
+  return *h;
+}
+
+void checkRange(const char* call, const char* what, const void* p, std::size_t n) {
+  const std::size_t o = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(g_region.base);
+  if (o >= g_region.size || n > g_region.size - o)
+    fatal(call, "%s %p (+%zu bytes) is not in the device symmetric heap; allocate it with nvshmem_malloc or "
+          "gshmemx_malloc_device", what, p, n);
+}
+
+/// Blocks for the data phase of a PE that moves @p bytes: 1 when fused, else one per kBytesPerBlock, at most
+/// two per SM.
+unsigned blocksFor(std::size_t bytes) {
+  static int sms = [] {
+    int d = 0, n = 0;
+    if (cudaGetDevice(&d) != cudaSuccess || cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, d) != cudaSuccess)
+      n = 1;
+    return n;
+  }();
+  const std::size_t b = (bytes + kBytesPerBlock - 1) / kBytesPerBlock;
+  return static_cast<unsigned>(b < 1 ? 1 : (b > std::size_t(2) * sms ? std::size_t(2) * sms : b));
+}
+
+/// Run a collective whose data phase moves @p bytes on this PE: fused, or sync + phase(blocks) + sync.
+template <class Phase>
+int run(const char* call, const DeviceHandle& h, std::size_t bytes, cudaStream_t st, Phase&& phase) {
+  const bool fused = bytes <= kFusedMax;
+  if (!fused) syncKernel<<<1, 1, 0, st>>>(h, 0);
+  phase(fused ? 1u : blocksFor(bytes), fused ? 1 : 0);
+  if (!fused) syncKernel<<<1, 1, 0, st>>>(h, 0);
+  const cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) fatal(call, "kernel launch failed: %s", cudaGetErrorString(e));
+  return 0;
+}
+
+template <int Op, typename T>
+int reduceOnStream(const char* call, gshmem_team_t team, T* d, const T* s, std::size_t n, bool scatter,
+                   cudaStream_t st) {
+  const DeviceHandle& h = collHandle(call, team);
+  if (n == 0) return 0;
+  const std::size_t npes = static_cast<std::size_t>(h.n_pes);
+  checkRange(call, "dest", d, n * sizeof(T));
+  checkRange(call, "source", s, (scatter ? n * npes : n) * sizeof(T));
+  const std::size_t bytes = (scatter ? n : (n + npes - 1) / npes) * sizeof(T) * npes;
+  return run(call, h, bytes, st, [&](unsigned blocks, int fused) {
+    reduceKernel<Op, T><<<blocks, kThreads, 0, st>>>(h, d, s, n, scatter ? 1 : 0, fused);
+  });
+}
+
+int moverOnStream(const char* call, gshmem_team_t team, Mover kind, void* d, const void* s, std::size_t n, int root,
+                  cudaStream_t st) {
+  const DeviceHandle& h = collHandle(call, team);
+  if (kind == kBroadcast && static_cast<unsigned>(root) >= static_cast<unsigned>(h.n_pes))
+    fatal(call, "PE_root %d is not a PE of the team (0..%d)", root, h.n_pes - 1);
+  if (n == 0) return 0;
+  const std::size_t npes = static_cast<std::size_t>(h.n_pes);
+  checkRange(call, "dest", d, kind == kBroadcast ? n : n * npes);
+  checkRange(call, "source", s, kind == kAlltoall ? n * npes : n);
+  const std::size_t bytes = n * npes;  // what one PE writes (the root, for a broadcast)
+  return run(call, h, bytes, st, [&](unsigned blocks, int fused) {
+    moverKernel<<<blocks, kThreads, 0, st>>>(h, kind, d, s, n, root, fused);
+  });
+}
+
+void syncOnStream(const char* call, gshmem_team_t team, bool do_quiet, cudaStream_t st) {
+  const DeviceHandle& h = collHandle(call, team);
+  syncKernel<<<1, 1, 0, st>>>(h, do_quiet ? 1 : 0);
+  const cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) fatal(call, "kernel launch failed: %s", cudaGetErrorString(e));
+}
+
+}  // namespace
+}  // namespace gshmem::device
+
+using gshmem::device::kAlltoall;
+using gshmem::device::kBroadcast;
+using gshmem::device::kFcollect;
+
+extern "C" {
+
+#define GSHMEMI_DEF_RED_STREAM(N, T, OP, O)                                                                  \
+  int gshmemx_##N##_##OP##_reduce_on_stream(gshmem_team_t t, T* d, const T* s, size_t n, cudaStream_t st) { \
+    return gshmem::device::reduceOnStream<O, T>("gshmemx_" #N "_" #OP "_reduce_on_stream", t, d, s, n,     \
+                                                false, st);                                                 \
+  }                                                                                                         \
+  int gshmemx_##N##_##OP##_reducescatter_on_stream(gshmem_team_t t, T* d, const T* s, size_t n,             \
+                                                   cudaStream_t st) {                                       \
+    return gshmem::device::reduceOnStream<O, T>("gshmemx_" #N "_" #OP "_reducescatter_on_stream", t, d, s, \
+                                                n, true, st);                                               \
+  }
+#define GSHMEMI_DEF_RED_STREAM_ARITH(N, T) GSHMEMI_RED_ARITH_OPS(GSHMEMI_DEF_RED_STREAM, N, T)
+#define GSHMEMI_DEF_RED_STREAM_BIT(N, T) GSHMEMI_RED_BIT_OPS(GSHMEMI_DEF_RED_STREAM, N, T)
+GSHMEMI_RED_ARITH_TYPES(GSHMEMI_DEF_RED_STREAM_ARITH)
+GSHMEMI_RED_BIT_TYPES(GSHMEMI_DEF_RED_STREAM_BIT)
+
+int gshmemx_broadcastmem_on_stream(gshmem_team_t t, void* d, const void* s, size_t n, int root, cudaStream_t st) {
+  return gshmem::device::moverOnStream("gshmemx_broadcastmem_on_stream", t, kBroadcast, d, s, n, root, st);
+}
+int gshmemx_fcollectmem_on_stream(gshmem_team_t t, void* d, const void* s, size_t n, cudaStream_t st) {
+  return gshmem::device::moverOnStream("gshmemx_fcollectmem_on_stream", t, kFcollect, d, s, n, 0, st);
+}
+int gshmemx_alltoallmem_on_stream(gshmem_team_t t, void* d, const void* s, size_t n, cudaStream_t st) {
+  return gshmem::device::moverOnStream("gshmemx_alltoallmem_on_stream", t, kAlltoall, d, s, n, 0, st);
+}
+void gshmemx_barrier_on_stream(gshmem_team_t t, cudaStream_t st) {
+  gshmem::device::syncOnStream("gshmemx_barrier_on_stream", t, true, st);
+}
+void gshmemx_team_sync_on_stream(gshmem_team_t t, cudaStream_t st) {
+  gshmem::device::syncOnStream("gshmemx_team_sync_on_stream", t, false, st);
+}
+
+}  // extern "C"

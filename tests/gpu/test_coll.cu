@@ -1,0 +1,235 @@
+// Device collectives on GSHMEM_TEAM_WORLD: the stream forms (fused one-block path and the multi-block path), the
+// host forms, and the device forms at thread, warp and block scope. Each checks every received value on every PE,
+// including back-to-back calls on one destination and in-place reductions. Skips without a device heap, and when a
+// peer's heap is not mapped (GSHMEM_P2P=0: the device collectives need every PE mapped).
+#define OMPI_SKIP_MPICXX 1
+#include <mpi.h>
+
+#include <gshmem/gshmem.hpp>
+#include <gshmem/nvshmem_compat.h>
+
+#include <cstring>
+#include <vector>
+
+#include "pe_test.hpp"
+
+namespace {
+
+#define CK(x) ASSERT_EQ((x), cudaSuccess) << #x
+
+class GpuColl : public gshmem_test::PeTest {
+ protected:
+  void SetUp() override {
+    PeTest::SetUp();
+    if (!gshmemx_device_available()) GTEST_SKIP() << "no device symmetric heap on this PE (no GPU)";
+    gshmem::DeviceHandle h = gshmem::deviceHandle();
+    for (int pe = 0; pe < h.n_pes && pe < gshmem::kInlinePeers; ++pe)
+      if (h.peer_base_inline[pe] == nullptr) GTEST_SKIP() << "PE " << pe << "'s device heap is not mapped here";
+    me_ = shmem_my_pe();
+    np_ = shmem_n_pes();
+  }
+  template <typename T>
+  T* alloc(size_t n) {
+    T* p = static_cast<T*>(gshmemx_malloc_device(n * sizeof(T)));
+    EXPECT_NE(p, nullptr);
+    return p;
+  }
+  template <typename T>
+  void put(T* d, const std::vector<T>& v) {
+    ASSERT_EQ(cudaMemcpy(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+  }
+  template <typename T>
+  std::vector<T> get(const T* d, size_t n) {
+    std::vector<T> v(n);
+    EXPECT_EQ(cudaMemcpy(v.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+    return v;
+  }
+  int me_ = 0, np_ = 1;
+};
+
+/// Value item i of PE pe contributes.
+int64_t val(int pe, size_t i) { return static_cast<int64_t>((pe + 1) * 1000 + i % 997); }
+
+TEST_F(GpuColl, StreamReduceEverySizeAndInPlace) {
+  // 1 and 1000 items: the fused path; 3 M items: barrier kernels around a multi-block phase.
+  const size_t sizes[] = {1, 7, 1000, 3u << 20};
+  cudaStream_t s;
+  CK(cudaStreamCreate(&s));
+  int64_t* src = alloc<int64_t>(3u << 20);
+  int64_t* dst = alloc<int64_t>(3u << 20);
+  for (size_t n : sizes) {
+    std::vector<int64_t> v(n);
+    for (size_t i = 0; i < n; ++i) v[i] = val(me_, i);
+    put(src, v);
+    ASSERT_EQ(gshmemx_int64_sum_reduce_on_stream(GSHMEM_TEAM_WORLD, dst, src, n, s), 0);
+    ASSERT_EQ(gshmemx_int64_max_reduce_on_stream(GSHMEM_TEAM_WORLD, src, src, n, s), 0);  // in place
+    CK(cudaStreamSynchronize(s));
+    std::vector<int64_t> sum = get(dst, n), mx = get(src, n);
+    int bad = 0;
+    for (size_t i = 0; i < n; ++i) {
+      int64_t want = 0;
+      for (int pe = 0; pe < np_; ++pe) want += val(pe, i);
+      bad += sum[i] != want;
+      bad += mx[i] != val(np_ - 1, i);
+    }
+    EXPECT_EQ(bad, 0) << "n = " << n;
+  }
+  shmem_free(src);
+  shmem_free(dst);
+  CK(cudaStreamDestroy(s));
+}
+
+TEST_F(GpuColl, StreamOpsAndTypes) {
+  const size_t n = 4099;  // not a multiple of the vector width: the scalar tail runs too
+  uint64_t* u = alloc<uint64_t>(n);
+  uint64_t* r = alloc<uint64_t>(3 * n);
+  float* f = alloc<float>(n);
+  float* fr = alloc<float>(n);
+  std::vector<uint64_t> uv(n);
+  std::vector<float> fv(n);
+  for (size_t i = 0; i < n; ++i) {
+    uv[i] = (uint64_t(1) << (me_ % 64)) | (i << 8);
+    fv[i] = static_cast<float>(me_ + 1) * 0.5f + static_cast<float>(i % 5);
+  }
+  put(u, uv);
+  put(f, fv);
+  ASSERT_EQ(gshmemx_uint64_or_reduce_on_stream(GSHMEM_TEAM_WORLD, r, u, n, 0), 0);
+  ASSERT_EQ(gshmemx_uint64_and_reduce_on_stream(GSHMEM_TEAM_WORLD, r + n, u, n, 0), 0);
+  ASSERT_EQ(gshmemx_uint64_xor_reduce_on_stream(GSHMEM_TEAM_WORLD, r + 2 * n, u, n, 0), 0);
+  ASSERT_EQ(gshmemx_float_min_reduce_on_stream(GSHMEM_TEAM_WORLD, fr, f, n, 0), 0);
+  CK(cudaDeviceSynchronize());
+  std::vector<uint64_t> got = get(r, 3 * n);
+  std::vector<float> fgot = get(fr, n);
+  int bad = 0;
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t o = 0, a = ~uint64_t(0), x = 0;
+    for (int pe = 0; pe < np_; ++pe) {
+      const uint64_t w = (uint64_t(1) << (pe % 64)) | (i << 8);
+      o |= w, a &= w, x ^= w;
+    }
+    bad += got[i] != o;
+    bad += got[n + i] != a;
+    bad += got[2 * n + i] != x;
+    bad += fgot[i] != 0.5f + static_cast<float>(i % 5);
+  }
+  EXPECT_EQ(bad, 0);
+  // The host form: blocking, on device memory.
+  ASSERT_EQ(gshmem_float_sum_reduce(GSHMEM_TEAM_WORLD, fr, f, n), 0);
+  fgot = get(fr, n);
+  bad = 0;
+  for (size_t i = 0; i < n; ++i) {
+    float want = 0;
+    for (int pe = 0; pe < np_; ++pe) want += static_cast<float>(pe + 1) * 0.5f + static_cast<float>(i % 5);
+    bad += fgot[i] != want;
+  }
+  EXPECT_EQ(bad, 0);
+  for (void* p : {static_cast<void*>(u), static_cast<void*>(r), static_cast<void*>(f), static_cast<void*>(fr)})
+    shmem_free(p);
+}
+
+TEST_F(GpuColl, StreamReducescatterBroadcastFcollectAlltoall) {
+  const size_t counts[] = {3, 40000};  // items per PE: fused and multi-block
+  for (size_t n : counts) {
+    int32_t* src = alloc<int32_t>(n * np_);
+    int32_t* dst = alloc<int32_t>(n * np_);
+    std::vector<int32_t> v(n * np_);
+    for (size_t i = 0; i < v.size(); ++i) v[i] = me_ * 1000003 + static_cast<int32_t>(i);
+    put(src, v);
+    ASSERT_EQ(gshmemx_int32_sum_reducescatter_on_stream(GSHMEM_TEAM_WORLD, dst, src, n, 0), 0);
+    CK(cudaDeviceSynchronize());
+    std::vector<int32_t> got = get(dst, n);
+    int bad = 0;
+    for (size_t i = 0; i < n; ++i) {
+      int32_t want = 0;
+      for (int pe = 0; pe < np_; ++pe) want += pe * 1000003 + static_cast<int32_t>(me_ * n + i);
+      bad += got[i] != want;
+    }
+    EXPECT_EQ(bad, 0) << "reducescatter n = " << n;
+    const int root = np_ - 1;
+    ASSERT_EQ(gshmemx_int32_broadcast_on_stream(GSHMEM_TEAM_WORLD, dst, src, n, root, 0), 0);
+    CK(cudaDeviceSynchronize());
+    got = get(dst, n);
+    bad = 0;
+    for (size_t i = 0; i < n; ++i) bad += got[i] != root * 1000003 + static_cast<int32_t>(i);
+    EXPECT_EQ(bad, 0) << "broadcast n = " << n;
+    ASSERT_EQ(gshmemx_int32_fcollect_on_stream(GSHMEM_TEAM_WORLD, dst, src, n, 0), 0);
+    CK(cudaDeviceSynchronize());
+    got = get(dst, n * np_);
+    bad = 0;
+    for (int pe = 0; pe < np_; ++pe)
+      for (size_t i = 0; i < n; ++i) bad += got[pe * n + i] != pe * 1000003 + static_cast<int32_t>(i);
+    EXPECT_EQ(bad, 0) << "fcollect n = " << n;
+    ASSERT_EQ(gshmemx_int32_alltoall_on_stream(GSHMEM_TEAM_WORLD, dst, src, n, 0), 0);
+    CK(cudaDeviceSynchronize());
+    got = get(dst, n * np_);
+    bad = 0;
+    for (int pe = 0; pe < np_; ++pe)
+      for (size_t i = 0; i < n; ++i) bad += got[pe * n + i] != pe * 1000003 + static_cast<int32_t>(me_ * n + i);
+    EXPECT_EQ(bad, 0) << "alltoall n = " << n;
+    shmem_free(src);
+    shmem_free(dst);
+  }
+}
+
+/// Device forms, one group per PE: block-scope reductions back to back on one destination (each result checked
+/// before the next call overwrites it), a warp-scope fcollect, a thread-scope broadcast and team barriers.
+__global__ void deviceCollKernel(int* src, int* dst, int n, int iters, int* errors) {
+  const int me = nvshmem_my_pe(), np = nvshmem_n_pes();
+  for (int it = 0; it < iters; ++it) {
+    for (int i = threadIdx.x; i < n; i += blockDim.x) src[i] = (me + 1) * (it + 1) + i;
+    __syncthreads();
+    gshmemx_int_sum_reduce_block(GSHMEM_TEAM_WORLD, dst, src, n);
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+      if (dst[i] != (np * (np + 1) / 2) * (it + 1) + np * i) atomicAdd(errors, 1);
+    __syncthreads();
+  }
+  if (threadIdx.x < 32) gshmemx_int_fcollect_warp(GSHMEM_TEAM_WORLD, dst, src, n);
+  __syncthreads();
+  for (int i = threadIdx.x; i < n * np; i += blockDim.x)
+    if (dst[i] != (i / n + 1) * iters + i % n) atomicAdd(errors, 1);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    gshmem_barrier(GSHMEM_TEAM_WORLD);
+    gshmem_int_broadcast(GSHMEM_TEAM_WORLD, dst, src, n, 0);
+    for (int i = 0; i < n; ++i)
+      if (dst[i] != iters + i) atomicAdd(errors, 1);
+    gshmem_team_sync(GSHMEM_TEAM_WORLD);
+  }
+}
+
+TEST_F(GpuColl, DeviceFormsAtEveryScope) {
+  const int n = 1000, iters = 20;
+  int* src = alloc<int>(n);
+  int* dst = alloc<int>(n * np_);
+  int* errors = nullptr;
+  CK(cudaMalloc(&errors, sizeof(int)));
+  CK(cudaMemset(errors, 0, sizeof(int)));
+  shmem_barrier_all();
+  deviceCollKernel<<<1, 256>>>(src, dst, n, iters, errors);
+  CK(cudaDeviceSynchronize());
+  int e = -1;
+  CK(cudaMemcpy(&e, errors, sizeof(int), cudaMemcpyDeviceToHost));
+  EXPECT_EQ(e, 0);
+  CK(cudaFree(errors));
+  shmem_free(src);
+  shmem_free(dst);
+}
+
+TEST_F(GpuColl, StreamBarrierOrdersPuts) {
+  int* box = alloc<int>(np_);
+  CK(cudaMemset(box, 0, np_ * sizeof(int)));
+  shmem_barrier_all();
+  const int v = 100 + me_;
+  int* hv = nullptr;
+  CK(cudaMalloc(&hv, sizeof(int)));
+  CK(cudaMemcpy(hv, &v, sizeof(int), cudaMemcpyHostToDevice));
+  for (int pe = 0; pe < np_; ++pe) gshmemx_putmem_on_stream(box + me_, hv, sizeof(int), pe, 0);
+  gshmemx_barrier_on_stream(GSHMEM_TEAM_WORLD, 0);
+  CK(cudaDeviceSynchronize());
+  std::vector<int> got = get(box, np_);
+  for (int pe = 0; pe < np_; ++pe) EXPECT_EQ(got[pe], 100 + pe);
+  CK(cudaFree(hv));
+  shmem_free(box);
+}
+
+}  // namespace
