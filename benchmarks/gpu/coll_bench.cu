@@ -101,6 +101,7 @@ long check(Coll c, float* dst, float* src, size_t bytes, cudaStream_t s) {
   for (size_t i = 0; i < n; ++i) h[i] = static_cast<float>((g_me + 1) * 8 + i % 64);
   CK(cudaMemcpy(src, h.data(), bytes, cudaMemcpyHostToDevice));
   CK(cudaMemset(dst, 0, bytes));
+  CK(cudaDeviceSynchronize());  // the memset (legacy stream) must land before the call on s writes dst
   MPI_Barrier(MPI_COMM_WORLD);
   call(c, dst, src, bytes, s);
   CK(cudaStreamSynchronize(s));

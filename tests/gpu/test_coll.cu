@@ -51,7 +51,7 @@ class GpuColl : public gshmem_test::PeTest {
 int64_t val(int pe, size_t i) { return static_cast<int64_t>((pe + 1) * 1000 + i % 997); }
 
 TEST_F(GpuColl, StreamReduceEverySizeAndInPlace) {
-  // 1 and 1000 items: the fused path; 3 M items: barrier kernels around a multi-block phase.
+  // Up to 1000 items: the one-round exchange through the scratch; 3 M items: barriers around a many-block phase.
   const size_t sizes[] = {1, 7, 1000, 3u << 20};
   cudaStream_t s;
   CK(cudaStreamCreate(&s));
@@ -128,7 +128,7 @@ TEST_F(GpuColl, StreamOpsAndTypes) {
 }
 
 TEST_F(GpuColl, StreamReducescatterBroadcastFcollectAlltoall) {
-  const size_t counts[] = {3, 40000};  // items per PE: fused and multi-block
+  const size_t counts[] = {3, 40000, 2500000};  // items per PE: one-round exchanges, then barriers around a data phase
   for (size_t n : counts) {
     int32_t* src = alloc<int32_t>(n * np_);
     int32_t* dst = alloc<int32_t>(n * np_);
@@ -218,6 +218,7 @@ TEST_F(GpuColl, DeviceFormsAtEveryScope) {
 TEST_F(GpuColl, StreamBarrierOrdersPuts) {
   int* box = alloc<int>(np_);
   CK(cudaMemset(box, 0, np_ * sizeof(int)));
+  CK(cudaDeviceSynchronize());  // the memset is asynchronous: it must not land after a peer's put
   shmem_barrier_all();
   const int v = 100 + me_;
   int* hv = nullptr;

@@ -1,8 +1,9 @@
 // The stream forms of the device collectives (gshmemx_*_on_stream; the host forms wait for them). Arguments are
 // checked on the host, then kernels go on the stream, taking the DeviceHandle by value:
-//   * up to kFusedMax bytes per PE: one kernel of one block (barrier, data phase, barrier), the latency path;
+//   * when a PE's contribution to each PE fits a scratch slot (deviceCollSlotBytes): one kernel, the one-round
+//     exchange through the scratch (coll__funcs.cuh), over as many blocks as the bytes warrant;
 //   * above: a barrier kernel, the data phase spread over many blocks (each a part of this PE's share), and a
-//     barrier kernel, so the data moves at the link's rate. Stream order stands in for a grid-wide sync.
+//     barrier kernel: the data moves once, straight into dest. Stream order stands in for a grid-wide sync.
 // The algorithms and their contract are in include/gshmem/device/impl/coll__funcs.cuh.
 #include <cuda_runtime.h>
 
@@ -14,29 +15,33 @@ namespace gshmem::device {
 namespace {
 
 constexpr int kThreads = 512;
-constexpr std::size_t kFusedMax = std::size_t(64) << 10;  ///< bytes a PE moves below which one block does it all
-constexpr std::size_t kBytesPerBlock = std::size_t(256) << 10;
+constexpr std::size_t kBytesPerBlock = std::size_t(32) << 10;  ///< bytes a PE moves per block of a data phase
 
 enum Mover : int { kBroadcast, kFcollect, kAlltoall };
+
+/// Exchange epochs: one per one-round call, the same sequence on every PE (collectives are called in one order).
+uint64_t g_epoch = 0;
+const char* g_epoch_heap = nullptr;  ///< the heap the epochs count for (its scratch flags start at zero)
 
 __global__ void syncKernel(DeviceHandle h, int do_quiet) { dev::barrierAll(h, do_quiet != 0); }
 
 template <int Op, typename T>
-__global__ void __launch_bounds__(kThreads) reduceKernel(DeviceHandle h, T* d, const T* s, size_t n, int scatter,
-                                                         int fused) {
-  if (fused) dev::barrierAllGroup<kScopeBlock>(h, false);
+__global__ void __launch_bounds__(kThreads) exchangeKernel(DeviceHandle h, int kind, uint64_t epoch, void* d,
+                                                           const void* s, size_t c, int root) {
+  dev::exchangePart<kScopeBlock, Op, T>(h, kind, epoch, d, s, c, root, blockIdx.x, gridDim.x);
+}
+
+template <int Op, typename T>
+__global__ void __launch_bounds__(kThreads) reduceKernel(DeviceHandle h, T* d, const T* s, size_t n, int scatter) {
   if (scatter) dev::reducescatterPhase<kScopeBlock, Op, T>(h, d, s, n, blockIdx.x, gridDim.x);
   else dev::reducePhase<kScopeBlock, Op, T>(h, d, s, n, blockIdx.x, gridDim.x);
-  if (fused) dev::barrierAllGroup<kScopeBlock>(h, false);
 }
 
 __global__ void __launch_bounds__(kThreads) moverKernel(DeviceHandle h, int kind, void* d, const void* s, size_t n,
-                                                        int root, int fused) {
-  if (fused) dev::barrierAllGroup<kScopeBlock>(h, false);
+                                                        int root) {
   if (kind == kBroadcast) dev::broadcastPhase<kScopeBlock>(h, d, s, n, root, blockIdx.x, gridDim.x);
   else if (kind == kFcollect) dev::fcollectPhase<kScopeBlock>(h, d, s, n, blockIdx.x, gridDim.x);
   else dev::alltoallPhase<kScopeBlock>(h, d, s, n, blockIdx.x, gridDim.x);
-  if (fused) dev::barrierAllGroup<kScopeBlock>(h, false);
 }
 
 /// The handle, once the call's team and peers are fit for the device collectives; else one line and the end.
@@ -60,8 +65,7 @@ void checkRange(const char* call, const char* what, const void* p, std::size_t n
           "gshmemx_malloc_device", what, p, n);
 }
 
-/// Blocks for the data phase of a PE that moves @p bytes: 1 when fused, else one per kBytesPerBlock, at most
-/// two per SM.
+/// Blocks for a data phase in which a PE moves @p bytes: one per kBytesPerBlock, at most two per SM.
 unsigned blocksFor(std::size_t bytes) {
   static int sms = [] {
     int d = 0, n = 0;
@@ -73,15 +77,26 @@ unsigned blocksFor(std::size_t bytes) {
   return static_cast<unsigned>(b < 1 ? 1 : (b > std::size_t(2) * sms ? std::size_t(2) * sms : b));
 }
 
-/// Run a collective whose data phase moves @p bytes on this PE: fused, or sync + phase(blocks) + sync.
-template <class Phase>
-int run(const char* call, const DeviceHandle& h, std::size_t bytes, cudaStream_t st, Phase&& phase) {
-  const bool fused = bytes <= kFusedMax;
-  if (!fused) syncKernel<<<1, 1, 0, st>>>(h, 0);
-  phase(fused ? 1u : blocksFor(bytes), fused ? 1 : 0);
-  if (!fused) syncKernel<<<1, 1, 0, st>>>(h, 0);
+void checkLaunch(const char* call) {
   const cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) fatal(call, "kernel launch failed: %s", cudaGetErrorString(e));
+}
+
+/// Run a collective that sends @p c bytes to each PE: the one-round exchange when c fits a slot, else sync +
+/// phase(blocks) + sync.
+template <int Op, typename T, class Phase>
+int run(const char* call, const DeviceHandle& h, dev::CollKind kind, void* d, const void* s, std::size_t c, int root,
+        cudaStream_t st, Phase&& phase) {
+  const std::size_t bytes = c * static_cast<std::size_t>(h.n_pes);
+  if (c <= deviceCollSlotBytes(h.n_pes)) {
+    if (g_epoch_heap != h.heap_base) g_epoch = 0, g_epoch_heap = h.heap_base;
+    exchangeKernel<Op, T><<<blocksFor(bytes), kThreads, 0, st>>>(h, kind, ++g_epoch, d, s, c, root);
+  } else {
+    syncKernel<<<1, 1, 0, st>>>(h, 0);
+    phase(blocksFor(bytes));
+    syncKernel<<<1, 1, 0, st>>>(h, 0);
+  }
+  checkLaunch(call);
   return 0;
 }
 
@@ -93,10 +108,10 @@ int reduceOnStream(const char* call, gshmem_team_t team, T* d, const T* s, std::
   const std::size_t npes = static_cast<std::size_t>(h.n_pes);
   checkRange(call, "dest", d, n * sizeof(T));
   checkRange(call, "source", s, (scatter ? n * npes : n) * sizeof(T));
-  const std::size_t bytes = (scatter ? n : (n + npes - 1) / npes) * sizeof(T) * npes;
-  return run(call, h, bytes, st, [&](unsigned blocks, int fused) {
-    reduceKernel<Op, T><<<blocks, kThreads, 0, st>>>(h, d, s, n, scatter ? 1 : 0, fused);
-  });
+  return run<Op, T>(call, h, scatter ? dev::kCollReducescatter : dev::kCollReduce, d, s, n * sizeof(T), 0, st,
+                    [&](unsigned blocks) {
+                      reduceKernel<Op, T><<<blocks, kThreads, 0, st>>>(h, d, s, n, scatter ? 1 : 0);
+                    });
 }
 
 int moverOnStream(const char* call, gshmem_team_t team, Mover kind, void* d, const void* s, std::size_t n, int root,
@@ -108,17 +123,17 @@ int moverOnStream(const char* call, gshmem_team_t team, Mover kind, void* d, con
   const std::size_t npes = static_cast<std::size_t>(h.n_pes);
   checkRange(call, "dest", d, kind == kBroadcast ? n : n * npes);
   checkRange(call, "source", s, kind == kAlltoall ? n * npes : n);
-  const std::size_t bytes = n * npes;  // what one PE writes (the root, for a broadcast)
-  return run(call, h, bytes, st, [&](unsigned blocks, int fused) {
-    moverKernel<<<blocks, kThreads, 0, st>>>(h, kind, d, s, n, root, fused);
+  const dev::CollKind ck = kind == kBroadcast ? dev::kCollBroadcast : kind == kFcollect ? dev::kCollFcollect
+                                                                                         : dev::kCollAlltoall;
+  return run<dev::kRedSum, unsigned char>(call, h, ck, d, s, n, root, st, [&](unsigned blocks) {
+    moverKernel<<<blocks, kThreads, 0, st>>>(h, kind, d, s, n, root);
   });
 }
 
 void syncOnStream(const char* call, gshmem_team_t team, bool do_quiet, cudaStream_t st) {
   const DeviceHandle& h = collHandle(call, team);
   syncKernel<<<1, 1, 0, st>>>(h, do_quiet ? 1 : 0);
-  const cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) fatal(call, "kernel launch failed: %s", cudaGetErrorString(e));
+  checkLaunch(call);
 }
 
 }  // namespace

@@ -144,7 +144,7 @@ void heapCreate(const char* call, int ndev) {
   if (g.dev >= ndev) fatal(call, "GSHMEM_DEVICE=%d but only %d CUDA devices are visible", g.dev, ndev);
   DEV_CHECK(call, cudaSetDevice(g.dev));
   g.user = (p.SYMMETRIC_SIZE_DEVICE + 4095) & ~std::size_t(4095);
-  const std::size_t sync_bytes = (sizeof(DeviceSync) + sizeof(unsigned long long) * n + 4095) & ~std::size_t(4095);
+  const std::size_t sync_bytes = deviceSyncBytes(n);
   g.total = g.user + sync_bytes;
   if (cudaMalloc(&g.base, g.total) != cudaSuccess)
     fatal(call, "cannot allocate the %s device symmetric heap on GPU %d; lower GSHMEM_SYMMETRIC_SIZE_DEVICE",

@@ -67,24 +67,37 @@ GSHMEM_DEVICE_INLINE void reduceItems(const DeviceHandle& h, T* dst, bool dst_al
                    ((reinterpret_cast<uintptr_t>(src + b) | reinterpret_cast<uintptr_t>(dst)) & 15) == 0;
   if (vec) {
     const size_t nv = (e - b) / kV;
-    for (size_t v = tid; v < nv; v += nthreads) {
-      union U { int4 w; T x[kV]; };
-      U acc;
+    union U { int4 w; T x[kV]; };
+    constexpr int kU = 4;  // vectors per thread in flight: loads from every PE are issued before the first use
+    size_t v = tid;
+    for (; v + (kU - 1) * nthreads < nv; v += kU * nthreads) {
+      U acc[kU], o[kU];
+#pragma unroll
+      for (int u = 0; u < kU; ++u) acc[u].w = *reinterpret_cast<const int4*>(peerPtr(h, src + b, 0) + (v + u * nthreads) * kV);
+      for (int pe = 1; pe < n; ++pe) {
+#pragma unroll
+        for (int u = 0; u < kU; ++u) o[u].w = *reinterpret_cast<const int4*>(peerPtr(h, src + b, pe) + (v + u * nthreads) * kV);
+#pragma unroll
+        for (int u = 0; u < kU; ++u)
+#pragma unroll
+          for (int k = 0; k < kV; ++k) acc[u].x[k] = reduce2<Op, T>(acc[u].x[k], o[u].x[k]);
+      }
+      for (int k = 0; k < (dst_all ? n : 1); ++k) {
+        T* d = dst_all ? peerPtr(h, dst, (h.my_pe + k) % n) : dst;
+#pragma unroll
+        for (int u = 0; u < kU; ++u) *reinterpret_cast<int4*>(d + (v + u * nthreads) * kV) = acc[u].w;
+      }
+    }
+    for (; v < nv; v += nthreads) {
+      U acc, o;
       acc.w = *reinterpret_cast<const int4*>(peerPtr(h, src + b, 0) + v * kV);
       for (int pe = 1; pe < n; ++pe) {
-        U o;
         o.w = *reinterpret_cast<const int4*>(peerPtr(h, src + b, pe) + v * kV);
 #pragma unroll
         for (int k = 0; k < kV; ++k) acc.x[k] = reduce2<Op, T>(acc.x[k], o.x[k]);
       }
-      if (dst_all) {
-        for (int k = 0; k < n; ++k) {
-          const int pe = (h.my_pe + k) % n;
-          *reinterpret_cast<int4*>(peerPtr(h, dst, pe) + v * kV) = acc.w;
-        }
-      } else {
-        *reinterpret_cast<int4*>(dst + v * kV) = acc.w;
-      }
+      for (int k = 0; k < (dst_all ? n : 1); ++k)
+        *reinterpret_cast<int4*>((dst_all ? peerPtr(h, dst, (h.my_pe + k) % n) : dst) + v * kV) = acc.w;
     }
     i = b + nv * kV;
   }
@@ -145,7 +158,9 @@ template <int S>
 GSHMEM_DEVICE_INLINE void broadcastPhase(const DeviceHandle& h, void* dest, const void* source, size_t n, int root,
                                          size_t part, size_t parts) {
   if (h.my_pe != root) return;
-  for (int k = 0; k < h.n_pes; ++k) detail::pushPart<S>(h, dest, source, n, (root + k) % h.n_pes, part, parts);
+  // Groups start at different destinations, so the root's local copy overlaps the copies over the links.
+  for (int k = 0; k < h.n_pes; ++k)
+    detail::pushPart<S>(h, dest, source, n, (root + 1 + k + static_cast<int>(part)) % h.n_pes, part, parts);
 }
 
 /// Fcollect: each PE's source (n bytes) at offset my_pe * n of every PE's dest.
@@ -153,7 +168,8 @@ template <int S>
 GSHMEM_DEVICE_INLINE void fcollectPhase(const DeviceHandle& h, void* dest, const void* source, size_t n, size_t part,
                                         size_t parts) {
   char* d = static_cast<char*>(dest) + static_cast<size_t>(h.my_pe) * n;
-  for (int k = 0; k < h.n_pes; ++k) detail::pushPart<S>(h, d, source, n, (h.my_pe + k) % h.n_pes, part, parts);
+  for (int k = 0; k < h.n_pes; ++k)
+    detail::pushPart<S>(h, d, source, n, (h.my_pe + 1 + k + static_cast<int>(part)) % h.n_pes, part, parts);
 }
 
 /// Alltoall: block q of this PE's source (n bytes each) to block my_pe of PE q's dest.
@@ -161,9 +177,101 @@ template <int S>
 GSHMEM_DEVICE_INLINE void alltoallPhase(const DeviceHandle& h, void* dest, const void* source, size_t n, size_t part,
                                         size_t parts) {
   for (int k = 0; k < h.n_pes; ++k) {
-    const int pe = (h.my_pe + k) % h.n_pes;
+    const int pe = (h.my_pe + 1 + k + static_cast<int>(part)) % h.n_pes;
     detail::pushPart<S>(h, static_cast<char*>(dest) + static_cast<size_t>(h.my_pe) * n,
                         static_cast<const char*>(source) + static_cast<size_t>(pe) * n, n, pe, part, parts);
+  }
+}
+
+// ------------------------------------------------------------------------------------------ one-round exchanges
+// The stream forms' path when a PE's contribution to each PE fits a scratch slot (deviceCollSlotBytes): every PE
+// copies its contribution for PE q into slot [epoch parity][my_pe] of q's scratch, announces the epoch in q's flag
+// [part][my_pe], waits for every source's flag of its part, then finishes from its own scratch into dest: one round
+// instead of two barriers, and dest is written only by its owner, so it may alias source. Epochs come from the
+// host, one per call, the same sequence on every PE. Reuse: a PE writes parity e & 1 again at e + 2 only, after
+// every PE's flag of e + 1 for the same part arrived, and each PE's stream finished call e before e + 1 started.
+enum CollKind : int { kCollReduce = 0, kCollReducescatter, kCollBroadcast, kCollFcollect, kCollAlltoall };
+
+namespace detail {
+GSHMEM_DEVICE_INLINE unsigned long long* collFlag(const DeviceHandle& h, int pe, size_t part, int src) {
+  char* a = h.heap_base + h.sync_offset + deviceCollFlagsOffset(h.n_pes);
+  return reinterpret_cast<unsigned long long*>(peerPtr(h, a, pe)) + part * h.n_pes + src;
+}
+GSHMEM_DEVICE_INLINE char* collSlot(const DeviceHandle& h, int pe, uint64_t epoch, int src) {
+  char* a = h.heap_base + h.sync_offset + deviceCollScratchOffset(h.n_pes);
+  return peerPtr(h, a, pe) + ((epoch & 1) * h.n_pes + src) * deviceCollSlotBytes(h.n_pes);
+}
+/// Announce `epoch` for `part` to every PE, then wait until every PE announced it here. Group scope S.
+template <int S>
+GSHMEM_DEVICE_INLINE void collRound(const DeviceHandle& h, uint64_t epoch, size_t part) {
+  groupSync<S>();  // the group's copies precede the release below (it is cumulative)
+  if (groupRank<S>() == 0) {
+    for (int k = 1; k <= h.n_pes; ++k) stReleaseSys(collFlag(h, (h.my_pe + k) % h.n_pes, part, h.my_pe), epoch);
+    for (int q = 0; q < h.n_pes; ++q)
+      while (ldAcquire(collFlag(h, h.my_pe, part, q)) < epoch) {
+      }
+  }
+  groupSync<S>();
+}
+/// dst[0, bytes) = op over the n slots (slot q at slot0 + q * stride) of the same range. Local memory only.
+template <int Op, typename T>
+GSHMEM_DEVICE_INLINE void reduceSlots(T* dst, const char* slot0, size_t stride, int n, size_t bytes, size_t tid,
+                                      size_t nt) {
+  constexpr int kV = 16 / sizeof(T);
+  union U { int4 w; T x[kV]; };
+  size_t done = 0;
+  if (((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(slot0) | stride) & 15) == 0) {
+    for (size_t v = tid; v < bytes / 16; v += nt) {
+      U acc, o;
+      acc.w = reinterpret_cast<const int4*>(slot0)[v];
+      for (int q = 1; q < n; ++q) {
+        o.w = reinterpret_cast<const int4*>(slot0 + q * stride)[v];
+#pragma unroll
+        for (int k = 0; k < kV; ++k) acc.x[k] = reduce2<Op, T>(acc.x[k], o.x[k]);
+      }
+      reinterpret_cast<int4*>(dst)[v] = acc.w;
+    }
+    done = bytes / 16 * 16;
+  }
+  for (size_t i = done / sizeof(T) + tid; i < bytes / sizeof(T); i += nt) {
+    T acc = reinterpret_cast<const T*>(slot0)[i];
+    for (int q = 1; q < n; ++q) acc = reduce2<Op, T>(acc, reinterpret_cast<const T*>(slot0 + q * stride)[i]);
+    dst[i] = acc;
+  }
+}
+}  // namespace detail
+
+/// One part of a one-round exchange of `kind`: `c` bytes from this PE to each PE (a reduction's c is a multiple of
+/// sizeof(T); its operator and type are Op and T, unused otherwise). Parts split c in 16-byte units.
+template <int S, int Op, typename T>
+GSHMEM_DEVICE_INLINE void exchangePart(const DeviceHandle& h, int kind, uint64_t epoch, void* dest,
+                                       const void* source, size_t c, int root, size_t part, size_t parts) {
+  size_t b, e;
+  detail::ownedPart((c + 15) / 16, static_cast<int>(parts), static_cast<int>(part), &b, &e);
+  b *= 16;
+  e = e * 16 < c ? e * 16 : c;
+  if (b > e) b = e;
+  const int n = h.n_pes, me = h.my_pe;
+  const char* src = static_cast<const char*>(source);
+  if (kind != kCollBroadcast || me == root) {
+    for (int k = 1; k <= n && b < e; ++k) {
+      const int q = (me + k + static_cast<int>(part)) % n;
+      const size_t from = (kind == kCollReducescatter || kind == kCollAlltoall) ? static_cast<size_t>(q) * c : 0;
+      detail::copy<S>(detail::collSlot(h, q, epoch, me) + b, src + from + b, e - b);
+    }
+  }
+  detail::collRound<S>(h, epoch, part);
+  if (b >= e) return;
+  const size_t stride = deviceCollSlotBytes(n);
+  const char* mine = detail::collSlot(h, me, epoch, 0);
+  char* d = static_cast<char*>(dest);
+  const size_t tid = detail::groupRank<S>(), nt = detail::groupSize<S>();
+  if (kind == kCollReduce || kind == kCollReducescatter) {
+    detail::reduceSlots<Op, T>(reinterpret_cast<T*>(d + b), mine + b, stride, n, e - b, tid, nt);
+  } else if (kind == kCollBroadcast) {
+    detail::copy<S>(d + b, mine + root * stride + b, e - b);
+  } else {
+    for (int q = 0; q < n; ++q) detail::copy<S>(d + q * c + b, mine + q * stride + b, e - b);
   }
 }
 

@@ -82,6 +82,26 @@ struct DeviceSync {
   unsigned long long flags[1];       ///< [n_pes]: epoch announced by each PE
 };
 
+/// After DeviceSync's flags: the stream collectives' area, at the same offset in every heap. Flags [part][source PE]
+/// (the epoch each source announced for that part of the data), then kCollScratchBytes of scratch: two buffers
+/// (epoch parity) of one slot per source PE. Its size is fixed, so a slot shrinks as PEs are added.
+constexpr uint32_t kCollPartsMax = 512;                         ///< blocks of one stream collective, at most
+constexpr uint64_t kCollScratchBytes = uint64_t(16) << 20;
+GSHMEM_HOST_DEVICE constexpr uint64_t deviceCollFlagsOffset(int n_pes) {
+  return (sizeof(DeviceSync) + sizeof(unsigned long long) * n_pes + 255) & ~uint64_t(255);
+}
+GSHMEM_HOST_DEVICE constexpr uint64_t deviceCollScratchOffset(int n_pes) {
+  return (deviceCollFlagsOffset(n_pes) + sizeof(unsigned long long) * kCollPartsMax * n_pes + 4095) & ~uint64_t(4095);
+}
+/// Bytes of one source PE's slot in one scratch buffer.
+GSHMEM_HOST_DEVICE constexpr uint64_t deviceCollSlotBytes(int n_pes) {
+  return (kCollScratchBytes / (2 * static_cast<uint64_t>(n_pes))) & ~uint64_t(255);
+}
+/// The whole synchronization area that follows the user part of a device heap (a multiple of 4096).
+GSHMEM_HOST_DEVICE constexpr uint64_t deviceSyncBytes(int n_pes) {
+  return deviceCollScratchOffset(n_pes) + kCollScratchBytes;
+}
+
 constexpr int kInlinePeers = 8;  ///< peer bases also held in the handle itself (constant/param space) for PE < 8
 
 /// Everything a kernel needs, by value (STYLE.md rule 5): obtained on the host with gshmemx_device_handle_get()
