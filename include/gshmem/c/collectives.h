@@ -5,7 +5,6 @@
  * data; shmem_TYPENAME_OP_reduce reduce element-wise. All return 0 on success. Every member of `team` calls
  * them in the same order with the same nelems/root (collect: nelems may differ). Reductions accept
  * dest == source (in place); otherwise source and dest must not overlap.
- * Current limit: collect (not fcollect) on a team smaller than SHMEM_TEAM_WORLD ends the job with a message.
  *
  * Deprecated active-set forms (1.4): the active set is PEs PE_start + i * 2^logPE_stride, i < PE_size. pSync
  * is a symmetric array of SHMEM_*_SYNC_SIZE longs set to SHMEM_SYNC_VALUE by the user before first use; it
