@@ -8,7 +8,7 @@
 
 #include "core/api.hpp"
 #include "api/api_common.hpp"
-#include "core/device/device.hpp"  // GSHMEMX_MALLOC_DEVICE and shmem_free of device blocks
+#include "core/device/device.hpp"  // shmem_free of device blocks
 #include "shmem.h"
 #include "shmemx.h"
 
@@ -95,8 +95,9 @@ void shmem_free(void* ptr) {
 }
 
 void* shmem_malloc_with_hints(size_t size, long hints) {
-  // Advice only (every block supports remote atomics and signals), except DEVICE's GSHMEMX_MALLOC_DEVICE.
-  if (hints & GSHMEMX_MALLOC_DEVICE) return gshmem::device::alloc("shmem_malloc_with_hints", size, 256, false);
+  // Hints are advice: every block already supports remote atomics and signals, and bits this library does not
+  // know are ignored (the specification reserves them). Device memory has its own call, gshmemx_malloc_device.
+  (void)hints;
   return gshmem::heapAlloc("shmem_malloc_with_hints", size, kDefaultAlign, false);
 }
 
