@@ -66,6 +66,8 @@ void shmem_info_get_name(char* name) {
   if (name) std::memcpy(name, SHMEM_VENDOR_STRING, sizeof(SHMEM_VENDOR_STRING));
 }
 
+void shmem_pcontrol(const int level, ...) { (void)level; }  // a hook for profiling libraries (<pshmem.h>)
+
 // ------------------------------------------------------------------------------------------ symmetric memory
 
 void* shmem_malloc(size_t size) { return gshmem::heapAlloc("shmem_malloc", size, kDefaultAlign, false); }
