@@ -18,11 +18,8 @@ foreach(v CC ROOT)
   endif()
 endforeach()
 
-set(_tmp ${CMAKE_CURRENT_BINARY_DIR}/pshmem-gen)
-file(MAKE_DIRECTORY ${_tmp})
-file(WRITE ${_tmp}/api.c "#include <shmem.h>\n#include <shmemx.h>\n")
-execute_process(COMMAND ${CC} -E -P -I${ROOT}/include ${_tmp}/api.c OUTPUT_VARIABLE _pp RESULT_VARIABLE _rc
-                ERROR_VARIABLE _err)
+execute_process(COMMAND ${CC} -E -P -I${ROOT}/include -x c -
+                INPUT_FILE ${ROOT}/cmake/pshmem-input.h OUTPUT_VARIABLE _pp RESULT_VARIABLE _rc ERROR_VARIABLE _err)
 if(NOT _rc EQUAL 0)
   message(FATAL_ERROR "GshmemPshmem.cmake: ${CC} -E failed: ${_err}")
 endif()
