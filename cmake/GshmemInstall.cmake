@@ -1,6 +1,8 @@
 # Install layout of gshmem (included at the end of the top-level CMakeLists.txt):
 #   <prefix>/lib/libgshmem.so*                          the runtime (target gshmem, exported as gshmem::gshmem)
-#   <prefix>/include/{shmem.h, shmemx.h, gshmem/**}     public headers, plus the generated gshmem/version.h
+#   <prefix>/include/{shmem.h, shmemx.h, pshmem.h, pshmemx.h, shmem-compat.h, mpp/, gshmem/**}
+#                                                       public headers (every name an OpenSHMEM program may
+#                                                       include), plus the generated gshmem/version.h
 #   <prefix>/lib/cmake/gshmem/gshmem{Config,ConfigVersion,Targets}.cmake   for find_package(gshmem)
 #   <prefix>/lib/pkgconfig/gshmem.pc                    for pkg-config
 #   <prefix>/bin/{gshmemcc, gshmemc++, gshmem-info}     compiler wrappers (like oshcc) and the info tool
@@ -17,7 +19,8 @@ install(TARGETS gshmem EXPORT gshmemTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT devel
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-# shmem.h, shmemx.h and include/gshmem/** (templates such as version.h.in are not headers and are skipped).
+# shmem.h, shmemx.h, pshmem.h, pshmemx.h, shmem-compat.h, mpp/ and include/gshmem/** (templates such as
+# version.h.in are not headers and are skipped).
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT devel
         FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp" PATTERN "*.cuh")
 install(FILES ${PROJECT_BINARY_DIR}/include/gshmem/version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gshmem
@@ -44,9 +47,12 @@ install(FILES ${PROJECT_BINARY_DIR}/packaging/gshmemConfig.cmake
 # ---- MPI flags recorded at configure time from FindMPI (the MPI libgshmem was built against), as text for
 # the wrappers and the .pc file. A full library path becomes -L<dir> -l<name> so --showme reads like mpicc's.
 function(_gshmem_mpi_flags lang out_compile out_link)
+  # MPI's include directories are searched after gshmem's and after the system's (-idirafter): Open MPI's holds
+  # its own OpenSHMEM headers (shmem.h, mpp/shmem.h, pshmem.h, ...), which must never be found before gshmem's.
+  # Programs still find mpi.h there.
   set(compile "")
   foreach(dir IN LISTS MPI_${lang}_INCLUDE_DIRS)
-    list(APPEND compile "-I${dir}")
+    list(APPEND compile "-idirafter ${dir}")
   endforeach()
   foreach(def IN LISTS MPI_${lang}_COMPILE_DEFINITIONS)
     list(APPEND compile "-D${def}")

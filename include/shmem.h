@@ -14,6 +14,8 @@
 #ifndef SHMEM_H
 #define SHMEM_H
 
+#define GSHMEM_SHMEM_H 1 /* this header is gshmem's (<mpp/shmem.h> and <shmem-compat.h> include it too) */
+
 #include "gshmem/c/types.h"
 #include "gshmem/c/setup.h"
 #include "gshmem/c/rma.h"

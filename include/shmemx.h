@@ -14,9 +14,11 @@ extern "C" {
 double shmemx_wtime(void);
 
 /* ---- GPU memory. Present in every build; without CUDA or a GPU the device heap is absent:
- * gshmemx_device_available() returns 0 and allocations return NULL. */
-/** shmem_malloc_with_hints hint: allocate from the device (GPU) symmetric heap (GSHMEM_SYMMETRIC_SIZE_DEVICE). */
-#define GSHMEMX_MALLOC_DEVICE (1L << 20)
+ * gshmemx_device_available() returns 0 and allocations return NULL. Device memory is asked for by name
+ * (gshmemx_malloc_device, gshmemx_calloc_device), never through a shmem_malloc_with_hints bit: the specification
+ * reserves the hint bits, and shmem_malloc_with_hints ignores those it does not know. */
+/** Defined when gshmemx_malloc_device and the rest of this section are declared. */
+#define GSHMEMX_HAVE_DEVICE_MALLOC 1
 struct CUstream_st; /* cudaStream_t is struct CUstream_st* */
 
 /** 1 when this PE has a device symmetric heap (a GPU was found and GSHMEM_SYMMETRIC_SIZE_DEVICE > 0). */

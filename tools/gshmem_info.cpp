@@ -42,6 +42,13 @@ void printFeatures() {
   std::printf("# hwloc topology:   %s\n", yesNo(GSHMEM_HAVE_HWLOC));
 }
 
+/// How the value of a specification alias becomes the parameter's: "" (as is) or ": any value but a false boolean
+/// means DEBUG".
+std::string aliasMeaning(const gshmem::ParamAlias& a) {
+  if (!a.flag_value) return "";
+  return std::string(": any value but 0/n/no/off/false means ") + a.flag_value;
+}
+
 // One block per variable, in the form of a shell assignment so the output can be saved and sourced.
 int printConfig() {
   std::string err;
@@ -49,9 +56,13 @@ int printConfig() {
   for (const gshmem::ParamInfo& p : gshmem::paramTable()) {
     std::string var = std::string("GSHMEM_") + p.name;
     std::string cur = gshmem::paramCurrent(p);
-    bool fromEnv = std::getenv(var.c_str()) != nullptr;
+    std::string from = gshmem::paramSource(p);
+    std::string set = from.empty() ? "" : from == var ? ", set in the environment" : ", set by " + from;
     std::printf("#\n# %s\n# type %s, category %s, default %s%s\n# accepts %s\n", p.help, p.type, p.category, p.def,
-                fromEnv ? ", set in the environment" : "", gshmem::paramAccepted(p).c_str());
+                set.c_str(), gshmem::paramAccepted(p).c_str());
+    if (const gshmem::ParamAlias* a = gshmem::paramAliasOf(p))
+      std::printf("# alias %s (OpenSHMEM specification)%s; %s wins when both are set\n", a->variable,
+                  aliasMeaning(*a).c_str(), var.c_str());
     std::printf("%s=%s\n", var.c_str(), cur.c_str());
   }
   for (const std::string& w : gshmem::paramsUnknown()) std::fprintf(stderr, "gshmem-info: warning: %s\n", w.c_str());
@@ -91,6 +102,20 @@ void printMarkdown() {
     std::printf("| `GSHMEM_%s` | %s | `%s` | %s | %s | %s |\n", p.name, p.type, escapeCell(p.def).c_str(),
                 escapeCell(gshmem::paramAccepted(p).c_str()).c_str(), p.category, escapeCell(p.help).c_str());
   }
+  std::printf(
+      "\n"
+      "## The OpenSHMEM specification's variables\n"
+      "\n"
+      "These are read as aliases of their `GSHMEM_*` counterparts. When both are set, the `GSHMEM_*` variable wins.\n"
+      "`gshmem-info -c` names the alias of each variable and which one set the current value.\n"
+      "\n"
+      "| Variable | Alias of | Value |\n"
+      "|---|---|---|\n");
+  for (const gshmem::ParamAlias& a : gshmem::paramAliases())
+    std::printf("| `%s` | `GSHMEM_%s` | %s |\n", a.variable, a.name,
+                a.flag_value ? ("any value but 0, n, no, off or false sets `GSHMEM_" + std::string(a.name) + "=" +
+                                a.flag_value + "`").c_str()
+                             : "the same value; a size may also be a decimal number (`1.5G`)");
 }
 
 }  // namespace

@@ -38,7 +38,7 @@ static void osu_host_read(void* host, const void* p, size_t bytes) { memcpy(host
 #include <shmemx.h>
 #endif
 #endif
-#ifdef GSHMEMX_MALLOC_DEVICE /* gshmem: the device symmetric heap; this PE's own copies go through shmem_putmem/getmem */
+#ifdef GSHMEMX_HAVE_DEVICE_MALLOC /* gshmem: the device symmetric heap; this PE's own copies go through shmem_putmem/getmem */
 static void* osu_cuda_alloc(size_t bytes) { return gshmemx_device_available() ? gshmemx_malloc_device(bytes ? bytes : 1) : NULL; }
 static void osu_cuda_fill(void* p, int byte, size_t bytes) {
   char* t = (char*)malloc(bytes ? bytes : 1);
@@ -53,7 +53,7 @@ static void osu_cuda_read(void* host, const void* p, size_t bytes) { shmem_getme
 
 static const osu_shmem_allocator_t osu_shmem_allocators[] = {
     {OSU_MEM_HOST, "host", osu_host_alloc, osu_host_release, osu_host_fill, osu_host_read},
-#ifdef GSHMEMX_MALLOC_DEVICE
+#ifdef GSHMEMX_HAVE_DEVICE_MALLOC
     {OSU_MEM_CUDA, "cuda", osu_cuda_alloc, osu_host_release, osu_cuda_fill, osu_cuda_read},
 #endif
 };
@@ -98,7 +98,7 @@ static inline int osu_shmem_start(int argc, char** argv, const osu_bench_t* b, o
     shmem_finalize();
     return 0;
   }
-#ifdef GSHMEMX_MALLOC_DEVICE
+#ifdef GSHMEMX_HAVE_DEVICE_MALLOC
   if (o->mem == OSU_MEM_CUDA && !gshmemx_device_available()) {
     if (me == 0) fprintf(stderr, "%s: -d cuda: this PE has no GPU symmetric heap (no GPU, or GSHMEM_SYMMETRIC_SIZE_DEVICE=0)\n", b->prog);
     *rc = 1;

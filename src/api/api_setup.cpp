@@ -8,7 +8,7 @@
 
 #include "core/api.hpp"
 #include "api/api_common.hpp"
-#include "core/device/device.hpp"  // GSHMEMX_MALLOC_DEVICE and shmem_free of device blocks
+#include "core/device/device.hpp"  // shmem_free of device blocks
 #include "shmem.h"
 #include "shmemx.h"
 
@@ -66,6 +66,8 @@ void shmem_info_get_name(char* name) {
   if (name) std::memcpy(name, SHMEM_VENDOR_STRING, sizeof(SHMEM_VENDOR_STRING));
 }
 
+void shmem_pcontrol(const int level, ...) { (void)level; }  // a hook for profiling libraries (<pshmem.h>)
+
 // ------------------------------------------------------------------------------------------ symmetric memory
 
 void* shmem_malloc(size_t size) { return gshmem::heapAlloc("shmem_malloc", size, kDefaultAlign, false); }
@@ -95,8 +97,9 @@ void shmem_free(void* ptr) {
 }
 
 void* shmem_malloc_with_hints(size_t size, long hints) {
-  // Advice only (every block supports remote atomics and signals), except DEVICE's GSHMEMX_MALLOC_DEVICE.
-  if (hints & GSHMEMX_MALLOC_DEVICE) return gshmem::device::alloc("shmem_malloc_with_hints", size, 256, false);
+  // Hints are advice: every block already supports remote atomics and signals, and bits this library does not
+  // know are ignored (the specification reserves them). Device memory has its own call, gshmemx_malloc_device.
+  (void)hints;
   return gshmem::heapAlloc("shmem_malloc_with_hints", size, kDefaultAlign, false);
 }
 
@@ -129,13 +132,15 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
   if (new_team == nullptr) gshmem::ops::errorNull(call, "new_team");
   *new_team = SHMEM_TEAM_INVALID;
   if (parent_team == SHMEM_TEAM_INVALID) return -1;
-  *new_team = gshmem::teamSplitStrided(call, parent_team, start, stride, size, numContexts(config, config_mask));
-  return 0;
+  return gshmem::teamSplitStrided(call, parent_team, start, stride, size, numContexts(config, config_mask),
+                                  new_team);
 }
 
 // The parent's PEs form a grid of rows of `xrange` consecutive PEs (the last row may be shorter).
 // x-axis teams are the rows (stride 1), y-axis teams the columns (stride xrange in the parent).
-// Every team is made by a split collective over the parent, so all parent PEs walk all rows and columns.
+// Every team is made by a split collective over the parent, so all parent PEs walk all rows and columns, and all
+// see a failing split at the same step: then each destroys the team it already got (with that team's other
+// members, who hold the same one), and both outputs are SHMEM_TEAM_INVALID with a nonzero return on every PE.
 int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t* xaxis_config, long xaxis_mask,
                         shmem_team_t* xaxis_team, const shmem_team_config_t* yaxis_config, long yaxis_mask,
                         shmem_team_t* yaxis_team) {
@@ -145,21 +150,32 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_c
   *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
   if (parent_team == SHMEM_TEAM_INVALID) return -1;
   parent_team = gshmem::teamCheck(call, parent_team);
-  if (xrange <= 0) gshmem::fatal(call, "xrange %d must be positive", xrange);
+  if (xrange <= 0) return -1;  // the same on every PE: nothing to undo
   const int n = parent_team->size;
   if (xrange > n) xrange = n;
   const int rows = (n + xrange - 1) / xrange;
   const long xctx = numContexts(xaxis_config, xaxis_mask), yctx = numContexts(yaxis_config, yaxis_mask);
-  for (int r = 0; r < rows; ++r) {
+  shmem_team_t x = SHMEM_TEAM_INVALID, y = SHMEM_TEAM_INVALID;
+  int rc = 0;
+  for (int r = 0; r < rows && rc == 0; ++r) {
     const int len = (r + 1) * xrange <= n ? xrange : n - r * xrange;
-    shmem_team_t t = gshmem::teamSplitStrided(call, parent_team, r * xrange, 1, len, xctx);
-    if (t) *xaxis_team = t;
+    shmem_team_t t = SHMEM_TEAM_INVALID;
+    rc = gshmem::teamSplitStrided(call, parent_team, r * xrange, 1, len, xctx, &t);
+    if (t) x = t;
   }
-  for (int c = 0; c < xrange; ++c) {
+  for (int c = 0; c < xrange && rc == 0; ++c) {
     const int len = (n - c + xrange - 1) / xrange;  // rows that reach column c
-    shmem_team_t t = gshmem::teamSplitStrided(call, parent_team, c, xrange, len, yctx);
-    if (t) *yaxis_team = t;
+    shmem_team_t t = SHMEM_TEAM_INVALID;
+    rc = gshmem::teamSplitStrided(call, parent_team, c, xrange, len, yctx, &t);
+    if (t) y = t;
   }
+  if (rc != 0) {
+    if (x) gshmem::teamDestroy(call, x);
+    if (y) gshmem::teamDestroy(call, y);
+    return -1;
+  }
+  *xaxis_team = x;
+  *yaxis_team = y;
   return 0;
 }
 

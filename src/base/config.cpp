@@ -1,5 +1,6 @@
 #include "base/config.hpp"
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +16,12 @@ enum class ParamId {
 #define GSHMEM_PARAM(NAME, TYPE, DEF, CAT, ACCEPTS, HELP) NAME,
 #include "base/params.def"
 #undef GSHMEM_PARAM
+};
+// Every alias names a declared parameter (a typo is a compile error) once (a duplicate enumerator is one too).
+enum class AliasId {
+#define GSHMEM_SPEC_ALIAS(NAME, VARIABLE, FLAG) NAME = static_cast<int>(ParamId::NAME),
+#include "base/params.def"
+#undef GSHMEM_SPEC_ALIAS
 };
 
 enum class PType { Size, Int, Bool, Enum, EnumList, ScopeSizes, String };
@@ -102,6 +109,70 @@ const std::vector<ParamInfo>& paramTable() {
   return table;
 }
 
+const std::vector<ParamAlias>& paramAliases() {
+  static const std::vector<ParamAlias> aliases = {
+#define GSHMEM_SPEC_ALIAS(NAME, VARIABLE, FLAG) {#NAME, VARIABLE, FLAG},
+#include "base/params.def"
+#undef GSHMEM_SPEC_ALIAS
+  };
+  return aliases;
+}
+
+const ParamAlias* paramAliasOf(const ParamInfo& p) {
+  for (const ParamAlias& a : paramAliases())
+    if (strcmp(a.name, p.name) == 0) return &a;
+  return nullptr;
+}
+
+namespace {
+
+/// A decimal size with an optional K/M/G/T suffix (either case), as the specification writes
+/// SHMEM_SYMMETRIC_SIZE, as whole bytes; false when @p text is not one (it is then parsed, and reported, as is).
+bool decimalSize(const std::string& text, std::string* bytes) {
+  const char* b = text.c_str();
+  char* end = nullptr;
+  double v = strtod(b, &end);
+  if (end == b || !(v >= 0) || !isdigit(static_cast<unsigned char>(*b))) return false;
+  std::string suf(end);
+  double scale = 1;
+  if (suf.size() == 1) {
+    const char* units = "KMGT";
+    const char* u = strchr(units, toupper(static_cast<unsigned char>(suf[0])));
+    if (!u) return false;
+    for (const char* k = units; k <= u; ++k) scale *= 1024;
+  } else if (!suf.empty()) {
+    return false;
+  }
+  if (v * scale >= 18446744073709551615.0) return false;
+  *bytes = std::to_string(static_cast<unsigned long long>(v * scale));
+  return true;
+}
+
+/// The value an alias gives @p p when its variable is set to @p raw, or false when it does not apply.
+bool aliasValue(const ParamInfo& p, const ParamAlias& a, const char* raw, std::string* out) {
+  if (a.flag_value) {
+    bool on = true;
+    if (parseBool(raw, &on) && !on) return false;
+    *out = a.flag_value;
+    return true;
+  }
+  if (typeOf(p.type) == PType::Size && strchr(raw, '.') && decimalSize(raw, out)) return true;
+  *out = raw;
+  return true;
+}
+
+}  // namespace
+
+std::string paramSource(const ParamInfo& p) {
+  std::string var = std::string("GSHMEM_") + p.name;
+  if (getenv(var.c_str())) return var;
+  std::string ignored;
+  const ParamAlias* a = paramAliasOf(p);
+  const char* raw = a ? getenv(a->variable) : nullptr;
+  if (raw && aliasValue(p, *a, raw, &ignored)) return a->variable;
+  return "";
+}
+
 std::string paramAccepted(const ParamInfo& p) {
   const ParamAccepts& a = p.accepts;
   auto size = [](long long v) { return formatSize(static_cast<std::size_t>(v)); };
@@ -125,8 +196,12 @@ const Params& params() { return g_params; }
 
 std::string paramCurrent(const ParamInfo& p) {
   std::string var = std::string("GSHMEM_") + p.name;
-  const char* v = getenv(var.c_str());
-  return v ? v : p.def;
+  if (const char* v = getenv(var.c_str())) return v;
+  std::string value;
+  const ParamAlias* a = paramAliasOf(p);
+  const char* raw = a ? getenv(a->variable) : nullptr;
+  if (raw && aliasValue(p, *a, raw, &value)) return value;
+  return p.def;
 }
 
 uint64_t machineMemoryBytes() {
@@ -148,7 +223,11 @@ Status loadOne(const ParamInfo& p, void* out, std::string* err) {
   bool range_ok = true;
   bool parsed = parseValue(t, text, p.accepts, out, &range_ok);
   if (parsed && range_ok) return Status::Ok;
-  *err = std::string("GSHMEM_") + p.name + "='" + text + "' " +
+  std::string source = paramSource(p);
+  if (source.empty()) source = std::string("GSHMEM_") + p.name;  // a default that does not parse: a table bug
+  // An alias is reported with the text the user wrote.
+  if (source.compare(0, 7, "GSHMEM_") != 0) text = getenv(source.c_str());
+  *err = source + "='" + text + "' " +
          (parsed ? std::string("is out of range") : std::string("is not a valid ") + typeWord(t)) + ": use " +
          paramAccepted(p);
   return Status::InvalidArgument;
@@ -166,7 +245,11 @@ Status paramsLoad(std::string* err) {
 #undef GSHMEM_PARAM
   uint64_t mem = machineMemoryBytes();
   if (mem && loaded.SYMMETRIC_SIZE > mem) {
-    *err = "GSHMEM_SYMMETRIC_SIZE='" + paramCurrent(table[static_cast<int>(ParamId::SYMMETRIC_SIZE)]) +
+    const ParamInfo& p = table[static_cast<int>(ParamId::SYMMETRIC_SIZE)];
+    const std::string source = paramSource(p);
+    const bool alias = !source.empty() && source.compare(0, 7, "GSHMEM_") != 0;
+    *err = (source.empty() ? std::string("GSHMEM_SYMMETRIC_SIZE") : source) + "='" +
+           (alias ? std::string(getenv(source.c_str())) : paramCurrent(p)) +
            "' is larger than this machine's memory (MemTotal " + formatSize(mem >> 20 << 20) +
            " in /proc/meminfo): use a smaller heap";
     return Status::InvalidArgument;

@@ -48,6 +48,19 @@ struct ParamInfo {
 
 const std::vector<ParamInfo>& paramTable();
 
+/// A variable of the OpenSHMEM specification read as an alias of a GSHMEM_* one (GSHMEM_SPEC_ALIAS in params.def).
+struct ParamAlias {
+  const char* name;        ///< the parameter, without the GSHMEM_ prefix
+  const char* variable;    ///< the specification's name, e.g. SHMEM_SYMMETRIC_SIZE
+  const char* flag_value;  ///< nullptr: the value as is; else the parameter's value when the alias is set
+};
+const std::vector<ParamAlias>& paramAliases();
+/// The alias of @p p, or nullptr.
+const ParamAlias* paramAliasOf(const ParamInfo& p);
+/// The variable the current value of @p p comes from: "GSHMEM_<NAME>" when set, else its specification alias when
+/// that is set and applies, else "" (the default).
+std::string paramSource(const ParamInfo& p);
+
 /// What @p p accepts, in words: "an integer from 0 to 2", "one of auto, shm, ucx", "a size from 0 to 2K".
 std::string paramAccepted(const ParamInfo& p);
 
@@ -65,7 +78,7 @@ Status paramsLoad(std::string* err);
 /// Names read by gshmem's build, test and benchmark scripts (not by the library) are not reported.
 std::vector<std::string> paramsUnknown();
 
-/// The current value of a parameter as a string (environment or default).
+/// The current value of a parameter as a string: GSHMEM_<NAME>, else its specification alias, else the default.
 std::string paramCurrent(const ParamInfo& p);
 
 /// Bytes of memory of this machine (MemTotal in /proc/meminfo); 0 when unknown.

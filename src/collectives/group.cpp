@@ -74,28 +74,12 @@ void psyncBarrier(const Group& g) {
                 g.worldPe(first_child + c));
 }
 
-// ---- per-team count exchange for collect on teams.
-// Each member publishes its count into slot [me] of every member's scratch, then syncs and sums slots 0..me-1.
-// A slot is rewritten only by the next collect of a member that has left the previous one's final sync, which
-// every member enters after reading: no slot is overwritten while still being read.
-// TODO(core): the runtime does not reserve symmetric scratch per team yet. Until it does, teams that span
-// SHMEM_TEAM_WORLD use one array allocated from the symmetric heap on first use (every world PE is in that call,
-// so the collective allocation is legal there); smaller teams are refused with a clear message.
-uint64_t* g_world_counts = nullptr;
-const char* g_world_counts_heap = nullptr;  ///< heap base when allocated (a re-initialized runtime reallocates)
-
-uint64_t* teamCounts(const Group& g) {
-  if (g.size != g_rt.n_pes)
-    fatal(g.call, "collect on a team smaller than SHMEM_TEAM_WORLD (%d of %d PEs) is not supported yet; use "
-                  "fcollect, or collect on SHMEM_TEAM_WORLD",
-          g.size, g_rt.n_pes);
-  if (g_world_counts == nullptr || g_world_counts_heap != g_rt.base[kRegionHeap]) {
-    g_world_counts = static_cast<uint64_t*>(heapAlloc(g.call, sizeof(uint64_t) * g_rt.n_pes, 64, true));
-    g_world_counts_heap = g_rt.base[kRegionHeap];
-  }
-  return g_world_counts;
-}
-
+// ---- per-team count exchange for collect on teams, through the team's row of collective scratch (core,
+// teamCollScratch: n_pes words per PE at the same offset everywhere, zero when the team is created).
+// Each member stores its count into word [me] of every member's row, then syncs and sums words 0..me-1, then
+// zeroes its own row. A word of member X is rewritten only by the next collect of a member that has left this
+// call's final sync, which X enters after reading and zeroing: no word is overwritten while still being read, and
+// the row is zero between calls, as the scratch contract asks.
 }  // namespace
 
 Group teamGroup(const char* call, gshmem_team* team) {
@@ -163,12 +147,13 @@ void checkAgreement(const Group& g, uint64_t a0, uint64_t a1) {
 std::size_t exclusivePrefix(const Group& g, std::size_t mine) {
   if (g.size == 1) return 0;
   if (g.team) {
-    uint64_t* counts = teamCounts(g);
+    uint64_t* counts = teamCollScratch(g.team);
     for (int i = 0; i < g.size; ++i)
       ops::amo<uint64_t>(g.call, ctxDefault(), AmoOp::Set, &counts[g.me], mine, 0, g.worldPe(i));
     groupSync(g);
     std::size_t off = 0;
     for (int i = 0; i < g.me; ++i) off += __atomic_load_n(&counts[i], __ATOMIC_ACQUIRE);
+    for (int i = 0; i < g.size; ++i) __atomic_store_n(&counts[i], uint64_t(0), __ATOMIC_RELAXED);
     return off;
   }
   groupSync(g);

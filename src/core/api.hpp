@@ -41,9 +41,11 @@ gshmem_team* teamShared();
 gshmem_ctx* ctxDefault();
 /// Returns the validated team; fatal when `team` is invalid.
 gshmem_team* teamCheck(const char* call, gshmem_team* team);
-/// Collective over `parent`. Returns nullptr (SHMEM_TEAM_INVALID) on PEs outside the new team.
-gshmem_team* teamSplitStrided(const char* call, gshmem_team* parent, int start, int stride, int size,
-                              long num_contexts);
+/// Collective over `parent`. Returns 0 and sets *out to the new team, or to nullptr (SHMEM_TEAM_INVALID) on PEs
+/// outside it. Returns -1 on every member, *out nullptr, when the team cannot be created: the triplet does not
+/// describe PEs of `parent`, or no team slot is free (logged at INFO). Fatal only for an invalid `parent`.
+int teamSplitStrided(const char* call, gshmem_team* parent, int start, int stride, int size, long num_contexts,
+                     gshmem_team** out);
 void teamDestroy(const char* call, gshmem_team* team);
 /// World PE of `src_pe` of `src` translated into `dst` numbering; -1 when not a member.
 /// This PE's row of the team's collective scratch: n_pes uint64_t at the same offset on every PE, zero when the

@@ -52,10 +52,6 @@ int main(int argc, char **argv) {
     if (me == 0) shmem_long_wait_until(&local, SHMEM_CMP_EQ, 1);
   } else if (strcmp(c, "ctx_destroy_default") == 0) {
     shmem_ctx_destroy(SHMEM_CTX_DEFAULT);
-  } else if (strcmp(c, "split_bad_stride") == 0) {
-    shmem_team_t t;
-    int rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes + 5, NULL, 0, &t); /* more PEs than exist */
-    printf("misuse: PE %d: split returned %d, team %s\n", me, rc, t == SHMEM_TEAM_INVALID ? "invalid" : "valid");
   } else if (strcmp(c, "broadcast_bad_root") == 0) {
     shmem_long_broadcast(SHMEM_TEAM_WORLD, heap, src, 1, npes + 3);
   } else if (strcmp(c, "realloc_not_heap") == 0) {

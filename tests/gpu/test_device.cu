@@ -131,7 +131,7 @@ int* newErrors() {
 TEST_F(Gpu, HeapIsSymmetricAndHostRmaWorks) {
   const int n = 1 << 16;
   int* buf = static_cast<int*>(gshmemx_malloc_device(n * sizeof(int)));
-  int* buf2 = static_cast<int*>(shmem_malloc_with_hints(4096, GSHMEMX_MALLOC_DEVICE));
+  int* buf2 = static_cast<int*>(gshmemx_calloc_device(1024, sizeof(int)));
   ASSERT_NE(buf, nullptr);
   ASSERT_NE(buf2, nullptr);
   gshmem::DeviceHandle h;

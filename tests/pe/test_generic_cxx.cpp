@@ -97,5 +97,44 @@ TEST_F(GenericCxx, WaitUntilAndCtxForms) {
   shmem_free(flag);
 }
 
+// Code shared with C passes C complex arrays (float _Complex, double _Complex) to the complex reductions, and
+// int8_t/int16_t arrays to the bitwise ones.
+TEST_F(GenericCxx, CComplexAndSmallIntReductions) {
+  auto* cd = static_cast<double _Complex*>(shmem_calloc(4, sizeof(double _Complex)));
+  auto* cf = static_cast<float _Complex*>(shmem_calloc(4, sizeof(float _Complex)));
+  auto* b = static_cast<int8_t*>(shmem_calloc(4, sizeof(int8_t)));
+  auto* h = static_cast<int16_t*>(shmem_calloc(4, sizeof(int16_t)));
+  ASSERT_TRUE(cd && cf && b && h);
+  __real__ cd[0] = me_ + 1.0;
+  __imag__ cd[0] = 1.0;
+  __real__ cf[0] = 2.0f;
+  __imag__ cf[0] = 0.0f;
+  b[0] = static_cast<int8_t>(1 << (me_ % 7));
+  h[0] = static_cast<int16_t>(1 << (me_ % 15));
+  shmem_barrier_all();
+  EXPECT_EQ(shmem_sum_reduce(SHMEM_TEAM_WORLD, cd + 2, cd, 1), 0);
+  EXPECT_EQ(shmem_complexf_prod_reduce(SHMEM_TEAM_WORLD, cf + 2, cf, 1), 0);
+  EXPECT_EQ(shmem_or_reduce(SHMEM_TEAM_WORLD, b + 2, b, 1), 0);
+  EXPECT_EQ(shmem_xor_reduce(SHMEM_TEAM_WORLD, h + 2, h, 1), 0);
+  double re = 0;
+  int8_t bor = 0;
+  int16_t hxor = 0;
+  for (int p = 0; p < npes_; ++p) {
+    re += p + 1.0;
+    bor = static_cast<int8_t>(bor | (1 << (p % 7)));
+    hxor = static_cast<int16_t>(hxor ^ (1 << (p % 15)));
+  }
+  EXPECT_EQ(__real__ cd[2], re);
+  EXPECT_EQ(__imag__ cd[2], static_cast<double>(npes_));
+  EXPECT_EQ(__real__ cf[2], static_cast<float>(1 << npes_));
+  EXPECT_EQ(b[2], bor);
+  EXPECT_EQ(h[2], hxor);
+  shmem_barrier_all();
+  shmem_free(h);
+  shmem_free(b);
+  shmem_free(cf);
+  shmem_free(cd);
+}
+
 }  // namespace
 }  // namespace gshmem_test

@@ -232,6 +232,69 @@ TEST(ParamsLoad, MalformedSymmetricSizeNamesTheVariable) {
   EXPECT_EQ(params().SYMMETRIC_SIZE, std::size_t(32) << 20);
 }
 
+// The specification's variables are aliases of their GSHMEM_* counterparts; GSHMEM_* wins when both are set.
+TEST(SpecAliases, SymmetricSizeAndPrecedence) {
+  ScopedEnv g("GSHMEM_SYMMETRIC_SIZE", nullptr);
+  ScopedEnv s("SHMEM_SYMMETRIC_SIZE", "48m");
+  std::string err;
+  ASSERT_EQ(paramsLoad(&err), Status::Ok) << err;
+  EXPECT_EQ(params().SYMMETRIC_SIZE, std::size_t(48) << 20);
+  {
+    ScopedEnv dec("SHMEM_SYMMETRIC_SIZE", "1.5G");  // the specification allows a decimal number
+    ASSERT_EQ(paramsLoad(&err), Status::Ok) << err;
+    EXPECT_EQ(params().SYMMETRIC_SIZE, std::size_t(3) << 29);
+  }
+  {
+    ScopedEnv both("GSHMEM_SYMMETRIC_SIZE", "32M");
+    ASSERT_EQ(paramsLoad(&err), Status::Ok) << err;
+    EXPECT_EQ(params().SYMMETRIC_SIZE, std::size_t(32) << 20);
+    EXPECT_EQ(paramSource(paramTable()[0]), "GSHMEM_SYMMETRIC_SIZE");
+  }
+  EXPECT_EQ(paramSource(paramTable()[0]), "SHMEM_SYMMETRIC_SIZE");
+  ScopedEnv bad("SHMEM_SYMMETRIC_SIZE", "lots");
+  EXPECT_EQ(paramsLoad(&err), Status::InvalidArgument);
+  EXPECT_NE(err.find("SHMEM_SYMMETRIC_SIZE='lots' is not a valid size"), std::string::npos) << err;
+  EXPECT_EQ(err.find("GSHMEM_"), std::string::npos) << err;
+}
+
+TEST(SpecAliases, FlagsMeanTheirValueUnlessFalse) {
+  ScopedEnv level("GSHMEM_LOG_LEVEL", nullptr);
+  ScopedEnv info("GSHMEM_INFO", nullptr);
+  ScopedEnv version("GSHMEM_VERSION", nullptr);
+  std::string err;
+  {
+    ScopedEnv d("SHMEM_DEBUG", "");
+    ScopedEnv i("SHMEM_INFO", "anything");
+    ScopedEnv v("SHMEM_VERSION", "1");
+    ASSERT_EQ(paramsLoad(&err), Status::Ok) << err;
+    EXPECT_EQ(params().LOG_LEVEL, "DEBUG");
+    EXPECT_TRUE(params().INFO);
+    EXPECT_TRUE(params().VERSION);
+  }
+  {
+    ScopedEnv d("SHMEM_DEBUG", "0");
+    ScopedEnv i("SHMEM_INFO", "no");
+    ScopedEnv v("SHMEM_VERSION", "off");
+    ASSERT_EQ(paramsLoad(&err), Status::Ok) << err;
+    EXPECT_EQ(params().LOG_LEVEL, "WARN");
+    EXPECT_FALSE(params().INFO);
+    EXPECT_FALSE(params().VERSION);
+  }
+  ScopedEnv d("SHMEM_DEBUG", "1");
+  ScopedEnv g("GSHMEM_LOG_LEVEL", "ERROR");  // GSHMEM_* wins
+  ASSERT_EQ(paramsLoad(&err), Status::Ok) << err;
+  EXPECT_EQ(params().LOG_LEVEL, "ERROR");
+}
+
+TEST(SpecAliases, EachNamesADeclaredParameterOnce) {
+  for (const ParamAlias& a : paramAliases()) {
+    int found = 0;
+    for (const ParamInfo& p : paramTable()) found += paramAliasOf(p) == &a;
+    EXPECT_EQ(found, 1) << a.variable;
+    EXPECT_EQ(std::string(a.variable).compare(0, 6, "SHMEM_"), 0) << a.variable;
+  }
+}
+
 TEST(ParamsLoad, MalformedBoolAndIntAreRejected) {
   {
     ScopedEnv info("GSHMEM_INFO", "perhaps");

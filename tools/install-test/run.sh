@@ -62,6 +62,38 @@ grep -q -- '-lgshmem' <<<"$show" && fail "gshmemcc -c must not add link flags"
 show=$("$prefix/bin/gshmemc++" --showme:link) || fail "gshmemc++ --showme:link exited with an error"
 grep -q -- '-lgshmem' <<<"$show" || fail "gshmemc++ --showme:link lacks -lgshmem"
 
+step "every OpenSHMEM header name resolves to gshmem's through gshmemcc and gshmemc++"
+# Open MPI's include directory holds its own shmem.h, shmemx.h, pshmem.h, pshmemx.h, mpp/shmem.h and
+# shmem-compat.h. Each name gshmem installs, and each C header of another implementation on the wrappers' path, must
+# be found in the prefix, and nothing of the other implementation may be read on the way.
+# The others' Fortran headers (shmem.fh) are not C headers; gshmem has no Fortran API.
+for f in include/pshmem.h include/pshmemx.h include/mpp/shmem.h include/mpp/shmemx.h include/shmem-compat.h; do
+  [[ -e "$prefix/$f" ]] || fail "$f was not installed"
+done
+real_prefix=$(realpath "$prefix")
+other_dirs=$("$prefix/bin/gshmemcc" --showme:compile | tr ' ' '\n' | grep -v '^-' | grep -v "^$real_prefix" || true)
+names="shmem.h shmemx.h pshmem.h pshmemx.h mpp/shmem.h mpp/shmemx.h shmem-compat.h"
+for d in $other_dirs; do
+  # the names a program includes: <*shmem*.h> and <mpp/*.h> (not an MPI's internal headers further down)
+  [[ -d "$d" ]] && names+=" $(cd "$d" && { find . -maxdepth 1 -name '*shmem*.h'; find . -path './mpp/*.h'; } |
+                               sed 's|^\./||' | tr '\n' ' ')"
+done
+for h in $(tr ' ' '\n' <<<"$names" | sort -u); do
+  for w in "gshmemcc -x c" "gshmemc++ -x c++"; do
+    read -r tool lang_flag lang <<<"$w"
+    deps=$(echo "#include <$h>" | "$prefix/bin/$tool" "$lang_flag" "$lang" -M -MT x - 2>&1) \
+      || { echo "$deps"; fail "$tool cannot preprocess #include <$h>"; }
+    deps=$(tr ' \\' '\n\n' <<<"$deps" | grep '^/' || true)
+    grep -qx "$real_prefix/include/$h" <<<"$(realpath -m $deps)" || { echo "$deps"; fail "$tool: <$h> is not gshmem's"; }
+    for d in $other_dirs; do
+      grep -q "^$(realpath -m "$d")/" <<<"$(realpath -m $deps)" && { echo "$deps"; fail "$tool: <$h> reads $d"; }
+    done
+  done
+  echo "<$h>: gshmem's, through gshmemcc and gshmemc++"
+done
+"$prefix/bin/gshmemcc" -std=c11 "$here/../../tests/programs/header_names.c" -o "$work/header_names" \
+  || fail "gshmemcc could not build header_names.c (a header of another implementation came first?)"
+
 step "build hello.c with gshmemcc (separate compile and link) and run on 2 PEs"
 "$prefix/bin/gshmemcc" -O2 -c "$here/hello.c" -o "$work/hello.o"
 "$prefix/bin/gshmemcc" "$work/hello.o" -o "$work/hello"

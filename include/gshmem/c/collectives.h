@@ -5,7 +5,6 @@
  * data; shmem_TYPENAME_OP_reduce reduce element-wise. All return 0 on success. Every member of `team` calls
  * them in the same order with the same nelems/root (collect: nelems may differ). Reductions accept
  * dest == source (in place); otherwise source and dest must not overlap.
- * Current limit: collect (not fcollect) on a team smaller than SHMEM_TEAM_WORLD ends the job with a message.
  *
  * Deprecated active-set forms (1.4): the active set is PEs PE_start + i * 2^logPE_stride, i < PE_size. pSync
  * is a symmetric array of SHMEM_*_SYNC_SIZE longs set to SHMEM_SYNC_VALUE by the user before first use; it
@@ -134,10 +133,13 @@ GSHMEM_TOALL_ARITH_TYPES(GSHMEM_DECL_TOALL_ARITH)
   X(unsigned long, ulong, A) X(unsigned long long, ulonglong, A)
 #define GSHMEM_GEN_ARITH_TYPES(X, A) \
   GSHMEM_GEN_COLL_TYPES(X, A) X(GSHMEM_COMPLEXF, complexf, A) X(GSHMEM_COMPLEXD, complexd, A)
-/* Bitwise: the unsigned standard types plus int32_t/int64_t (the only signed BITRED types in C11 dispatch). */
+/* Bitwise (BITRED14): the unsigned standard types plus the signed fixed-width ones. uint8..uint64_t and size_t
+ * are typedefs of listed unsigned types; int8..int64_t are the only signed types of the table (each a distinct
+ * standard type: signed char, short, int, long). */
 #define GSHMEM_GEN_BIT_TYPES(X, A)                                                                        \
   X(unsigned char, uchar, A) X(unsigned short, ushort, A) X(unsigned int, uint, A)                       \
-  X(unsigned long, ulong, A) X(unsigned long long, ulonglong, A) X(int32_t, int32, A) X(int64_t, int64, A)
+  X(unsigned long, ulong, A) X(unsigned long long, ulonglong, A) X(int8_t, int8, A) X(int16_t, int16, A) \
+  X(int32_t, int32, A) X(int64_t, int64, A)
 
 #if defined(__cplusplus)
 extern "C++" {
@@ -182,6 +184,30 @@ GSHMEM_GEN_BIT_TYPES(GSHMEM_CXX_BIT, 0)
 #undef GSHMEM_CXX_COLL
 #undef GSHMEM_CXX_ARITH
 #undef GSHMEM_CXX_BIT
+
+#if defined(__GNUC__) && !defined(__CUDACC__)
+/* C arrays of float _Complex / double _Complex (GNU C++ accepts the C type) passed by code shared with C: the same
+ * layout as std::complex, so each overload forwards to the routine of that type. */
+__extension__ typedef __complex__ float gshmem_c_complexf;
+__extension__ typedef __complex__ double gshmem_c_complexd;
+#define GSHMEM_CXX_CCOMPLEX_OP(CT, N, STD, OP)                                                                 \
+  inline int shmem_##N##_##OP##_reduce(shmem_team_t t, CT *d, const CT *s, size_t n) {                       \
+    return shmem_##N##_##OP##_reduce(t, reinterpret_cast<STD *>(d), reinterpret_cast<const STD *>(s), n);    \
+  }                                                                                                           \
+  inline int shmem_##OP##_reduce(shmem_team_t t, CT *d, const CT *s, size_t n) {                             \
+    return shmem_##N##_##OP##_reduce(t, d, s, n);                                                            \
+  }                                                                                                           \
+  inline void shmem_##N##_##OP##_to_all(CT *d, const CT *s, int n, int start, int log_stride, int size, CT *w, \
+                                        long *ps) {                                                          \
+    shmem_##N##_##OP##_to_all(reinterpret_cast<STD *>(d), reinterpret_cast<const STD *>(s), n, start,         \
+                              log_stride, size, reinterpret_cast<STD *>(w), ps);                             \
+  }
+#define GSHMEM_CXX_CCOMPLEX(CT, N, STD) GSHMEM_CXX_CCOMPLEX_OP(CT, N, STD, sum) GSHMEM_CXX_CCOMPLEX_OP(CT, N, STD, prod)
+GSHMEM_CXX_CCOMPLEX(gshmem_c_complexf, complexf, std::complex<float>)
+GSHMEM_CXX_CCOMPLEX(gshmem_c_complexd, complexd, std::complex<double>)
+#undef GSHMEM_CXX_CCOMPLEX
+#undef GSHMEM_CXX_CCOMPLEX_OP
+#endif
 } /* extern "C++" */
 
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L

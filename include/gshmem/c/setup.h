@@ -36,6 +36,10 @@ void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe);
 void shmem_info_get_version(int *major, int *minor);
 /** Copies SHMEM_VENDOR_STRING (at most SHMEM_MAX_NAME_LEN bytes, NUL included) to `name`. */
 void shmem_info_get_name(char *name);
+/** Profiling control (1.5): level 0 stops profiling, 1 (the default) and 2 enable it at increasing detail, others
+ * mean what the profiling library says. gshmem itself has no profiling: the call returns at once, for a library
+ * that defines shmem_pcontrol and reaches gshmem through pshmem_* (<pshmem.h>). */
+void shmem_pcontrol(const int level, ...);
 
 /* ---- symmetric heap: every call is collective over all PEs (same sizes everywhere) and barriers. */
 void *shmem_malloc(size_t size);

@@ -30,10 +30,12 @@ inline void requireInit(const char* call) {
 
 // ---------------------------------------------------------------------------------------------- RMA
 
-/// Copy `n` bytes from local `src` to symmetric `dst` on `pe`.
+/// Copy `n` bytes from local `src` to symmetric `dst` on `pe`. Zero bytes is a no-op whatever the addresses (NULL
+/// included), as in the other OpenSHMEM implementations; the context and PE are still checked.
 inline void put(const char* call, const gshmem_ctx* ctx, void* dst, const void* src, std::size_t n, int pe) {
   requireInit(call);
   int wpe = ctxWorldPe(call, ctx, pe);
+  if (GSHMEM_UNLIKELY(n == 0)) return;
   RemoteAddr ra;
   char* p = resolve(call, "dest", dst, n, wpe, &ra);
   if (GSHMEM_UNLIKELY(src == nullptr && n)) errorNull(call, "source");
@@ -41,10 +43,11 @@ inline void put(const char* call, const gshmem_ctx* ctx, void* dst, const void* 
   else offPut(call, ra, src, n);
 }
 
-/// Copy `n` bytes from symmetric `src` on `pe` to local `dst`.
+/// Copy `n` bytes from symmetric `src` on `pe` to local `dst`. Zero bytes is a no-op, as for put.
 inline void get(const char* call, const gshmem_ctx* ctx, void* dst, const void* src, std::size_t n, int pe) {
   requireInit(call);
   int wpe = ctxWorldPe(call, ctx, pe);
+  if (GSHMEM_UNLIKELY(n == 0)) return;
   RemoteAddr ra;
   const char* p = resolve(call, "source", src, n, wpe, &ra);
   if (GSHMEM_UNLIKELY(dst == nullptr && n)) errorNull(call, "dest");
@@ -216,11 +219,16 @@ inline void signal(const char* call, uint64_t* word, uint64_t value, bool add, i
 
 // ---------------------------------------------------------------------------------------------- signals
 
+/// Update the 64-bit signal at `sig` on world PE `wpe` alone: the zero-byte put-with-signal (dest and source are
+/// not looked at, the signal is still delivered, as the specification requires).
+void signalOnly(const char* call, uint64_t* sig, uint64_t signal, int sig_op, int wpe);
+
 /// Put `n` bytes, then (ordered after the data) update the 64-bit signal at `sig` on the same PE.
 inline void putSignal(const char* call, const gshmem_ctx* ctx, void* dst, const void* src, std::size_t n,
                       uint64_t* sig, uint64_t signal, int sig_op, int pe) {
   requireInit(call);
   int wpe = ctxWorldPe(call, ctx, pe);
+  if (GSHMEM_UNLIKELY(n == 0)) return signalOnly(call, sig, signal, sig_op, wpe);
   RemoteAddr rd, rs;
   char* d = resolve(call, "dest", dst, n, wpe, &rd);
   if (GSHMEM_UNLIKELY(reinterpret_cast<uintptr_t>(sig) % 8)) errorMisaligned(call, sig, 8);

@@ -1,5 +1,6 @@
 // The remote path of every operation: peers whose regions are not mapped here are reached through g_rt.remote.
 // Kept out of line so the load/store fast path stays small.
+#include "core/rma/ops.hpp"
 #include "core/runtime/runtime.hpp"
 
 namespace gshmem {
@@ -61,5 +62,23 @@ void remoteQuiet(const char* call) {
   Status s = g_rt.remote->quiet();
   if (isError(s)) fatal(call, "quiet through %s failed: %s", g_rt.remote->name(), statusString(s));
 }
+
+namespace ops {
+
+void signalOnly(const char* call, uint64_t* sig, uint64_t signal, int sig_op, int wpe) {
+  if (GSHMEM_UNLIKELY(reinterpret_cast<uintptr_t>(sig) % 8)) errorMisaligned(call, sig, 8);
+  if (GSHMEM_UNLIKELY(sig_op != kSignalSet && sig_op != kSignalAdd)) errorBadSignalOp(call, sig_op);
+  RemoteAddr rs;
+  auto* s = reinterpret_cast<uint64_t*>(resolve(call, "sig_addr", sig, 8, wpe, &rs));
+  if (s == nullptr) {
+    offAmo(call, rs, sig_op == kSignalSet ? AmoOp::Set : AmoOp::Add, 8, signal, 0);
+  } else if (sig_op == kSignalSet) {
+    __atomic_store_n(s, signal, __ATOMIC_RELEASE);
+  } else {
+    __atomic_fetch_add(s, signal, __ATOMIC_RELEASE);
+  }
+}
+
+}  // namespace ops
 
 }  // namespace gshmem

@@ -21,6 +21,8 @@
 #include "core/protocols/device_path.hpp"
 #include "core/runtime/runtime.hpp"
 #include "core/team/team_internal.hpp"
+#include "gshmem/c/types.h"
+#include "gshmem/version.h"
 
 namespace gshmem {
 
@@ -325,11 +327,20 @@ Status teamsPhase(std::string*) {
 
 // ---- GSHMEM_INFO: the variables, the transport of every peer and the selector's tables, printed by PE 0.
 Status infoPrint(std::string*) {
-  if (!params().INFO || g_rt.my_pe != 0) return Status::Ok;
+  if (g_rt.my_pe != 0) return Status::Ok;
+  if (params().VERSION || params().INFO)  // GSHMEM_VERSION / SHMEM_VERSION, and the head of the INFO report
+    fprintf(stderr, "gshmem: version %s (OpenSHMEM %d.%d, %s)\n", GSHMEM_VERSION_STRING, SHMEM_MAJOR_VERSION,
+            SHMEM_MINOR_VERSION, SHMEM_VENDOR_STRING);
+  if (!params().INFO) return Status::Ok;
   fprintf(stderr, "gshmem: %d PEs on %d node(s); heap %s per PE (+%zu control bytes), data segment %zu bytes\n",
           g_rt.n_pes, g_rt.node_of.empty() ? 1 : (*std::max_element(g_rt.node_of.begin(), g_rt.node_of.end()) + 1),
           formatSize(params().SYMMETRIC_SIZE).c_str(), g_rt.control_bytes, g_rt.size[kRegionData]);
-  for (const auto& p : paramTable()) fprintf(stderr, "gshmem:   GSHMEM_%-16s = %s\n", p.name, paramCurrent(p).c_str());
+  for (const auto& p : paramTable()) {
+    const std::string from = paramSource(p);
+    const bool alias = !from.empty() && from.compare(0, 7, "GSHMEM_") != 0;  // a specification variable
+    fprintf(stderr, "gshmem:   GSHMEM_%-16s = %s%s%s\n", p.name, paramCurrent(p).c_str(), alias ? "  (from " : "",
+            alias ? (from + ")").c_str() : "");
+  }
   for (int pe = 0; pe < g_rt.n_pes; ++pe)
     fprintf(stderr, "gshmem:   PE %d -> PE %d: %s (%s)\n", g_rt.my_pe, pe, g_rt.peer_via[pe].c_str(),
             g_init.why[pe].c_str());

@@ -92,22 +92,17 @@ gshmem_team* teamCheck(const char* call, gshmem_team* team) {
         static_cast<void*>(team));
 }
 
-gshmem_team* teamSplitStrided(const char* call, gshmem_team* parent, int start, int stride, int size,
-                              long num_contexts) {
-  std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
-  parent = teamCheck(call, parent);
-  if (parent->my_index < 0) fatal(call, "this PE is not a member of the parent team");
-  if (size == 0) {  // an empty team: SHMEM_TEAM_INVALID everywhere, after the parent's members agree
-    teamSyncImpl(parent, call);
-    return nullptr;
-  }
-  if (size < 0 || start < 0 || start >= parent->size || (size > 1 && stride == 0) ||
-      (start + static_cast<long>(stride) * (size - 1)) < 0 ||
-      (start + static_cast<long>(stride) * (size - 1)) >= parent->size)
-    fatal(call, "start %d, stride %d, size %d do not describe PEs of the parent team (size %d)", start, stride,
-          size, parent->size);
+namespace {
 
-  // Agree on a slot: every member pushes its used mask to every member, then each ORs them.
+bool tripletValid(const gshmem_team* parent, int start, int stride, int size) {
+  const long last = start + static_cast<long>(stride) * (size - 1);
+  return size > 0 && start >= 0 && start < parent->size && (size == 1 || stride != 0) && last >= 0 &&
+         last < parent->size;
+}
+
+/// Collective over `parent`: the lowest team slot free on every member (the union of their used-slot masks), or
+/// -1 when none is free among the first GSHMEM_MAX_TEAMS. Every member computes the same answer.
+int agreeSlot(const char* call, gshmem_team* parent) {
   uint64_t mask = g_slots_used;
   for (int i = 0; i < parent->size; ++i)
     ops::amo<unsigned long long>(call, ctxDefault(), AmoOp::Set,
@@ -120,20 +115,46 @@ gshmem_team* teamSplitStrided(const char* call, gshmem_team* parent, int start, 
   uint64_t all = 0;
   for (int i = 0; i < parent->size; ++i) all |= __atomic_load_n(&scratch()[i], __ATOMIC_ACQUIRE);
   teamSyncImpl(parent, call);  // scratch may be reused by the next split only after everyone has read it
-  int slot = -1;
   for (int b = 0; b < params().MAX_TEAMS; ++b)
-    if (!(all & (uint64_t(1) << b))) {
-      slot = b;
-      break;
-    }
-  if (slot < 0)
-    fatal(call, "all %ld team slots are in use; destroy teams or raise GSHMEM_MAX_TEAMS (at most %d)",
-          params().MAX_TEAMS, kMaxTeams);
+    if (!(all & (uint64_t(1) << b))) return b;
+  return -1;
+}
+
+}  // namespace
+
+int teamSplitStrided(const char* call, gshmem_team* parent, int start, int stride, int size, long num_contexts,
+                     gshmem_team** out) {
+  std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
+  *out = nullptr;
+  parent = teamCheck(call, parent);
+  if (parent->my_index < 0) fatal(call, "this PE is not a member of the parent team");
+  if (size == 0) {  // an empty team: SHMEM_TEAM_INVALID everywhere, after the parent's members agree
+    teamSyncImpl(parent, call);
+    return 0;
+  }
+  // Members agree on a slot even for an invalid triplet, so that every member runs the same synchronizations
+  // whatever the arguments, and every member returns the same failure.
+  const bool valid = tripletValid(parent, start, stride, size);
+  const int slot = agreeSlot(call, parent);
+  if (!valid) {
+    GSHMEM_LOG_INFO(TEAM, "%s: start %d, stride %d, size %d do not describe PEs of the parent team (size %d): "
+                    "SHMEM_TEAM_INVALID", call, start, stride, size, parent->size);
+    return -1;
+  }
+  if (slot < 0) {
+    if (params().MAX_TEAMS < kMaxTeams)
+      GSHMEM_LOG_INFO(TEAM, "%s: all %ld team slots are in use: SHMEM_TEAM_INVALID; destroy teams or raise "
+                      "GSHMEM_MAX_TEAMS (at most %d)", call, params().MAX_TEAMS, kMaxTeams);
+    else
+      GSHMEM_LOG_INFO(TEAM, "%s: all %d team slots are in use: SHMEM_TEAM_INVALID; destroy teams no longer used",
+                      call, kMaxTeams);
+    return -1;
+  }
 
   int my_parent = parent->my_index;
   int rel = my_parent - start;
   bool member = stride ? (rel % stride == 0 && rel / stride >= 0 && rel / stride < size) : (rel == 0);
-  if (!member) return nullptr;
+  if (!member) return 0;
   auto* t = new gshmem_team{};
   t->start = parent->worldPe(start);
   t->stride = stride * parent->stride;
@@ -145,7 +166,8 @@ gshmem_team* teamSplitStrided(const char* call, gshmem_team* parent, int start, 
   g_user_teams.push_back(t);
   GSHMEM_LOG_DEBUG(TEAM, "team %p: start %d stride %d size %d slot %d", static_cast<void*>(t), t->start, t->stride,
                    t->size, slot);
-  return t;
+  *out = t;
+  return 0;
 }
 
 void teamDestroy(const char* call, gshmem_team* team) {
