@@ -1,7 +1,7 @@
 /* build common NVSHMEM programs unchanged against gshmem. Include instead of <nvshmem.h> and
  * <nvshmemx.h> from CUDA sources (nvcc). Maps nvshmem_/nvshmemx_ names and constants onto gshmem's.
- * Not mapped: teams other than the world, device collectives, init through a unique ID (the MPI bootstrap is used:
- * launch with mpirun). */
+ * Not mapped: teams other than the world, init through a unique ID (the MPI bootstrap is used: launch with
+ * mpirun), complex and double2 reductions. */
 #ifndef GSHMEM_NVSHMEM_COMPAT_H
 #define GSHMEM_NVSHMEM_COMPAT_H
 
@@ -21,7 +21,15 @@
 #define NVSHMEM_CMP_LE GSHMEM_CMP_LE
 #define NVSHMEM_SIGNAL_SET GSHMEM_SIGNAL_SET
 #define NVSHMEM_SIGNAL_ADD GSHMEM_SIGNAL_ADD
-#define NVSHMEM_TEAM_WORLD SHMEM_TEAM_WORLD
+/* Teams as NVSHMEM names them: small integers on host and device (gshmem_team_t). The world is the only one
+ * mapped so far; the host team calls translate it to SHMEM_TEAM_WORLD. */
+#ifndef GSHMEM_TEAM_WORLD /* as include/gshmem/device/impl/handle__types.cuh */
+typedef int32_t gshmem_team_t;
+#define GSHMEM_TEAM_WORLD 0
+#endif
+typedef gshmem_team_t nvshmem_team_t;
+#define NVSHMEM_TEAM_WORLD GSHMEM_TEAM_WORLD
+#define NVSHMEM_TEAM_INVALID (-1)
 #define NVSHMEMX_INIT_WITH_MPI_COMM 1
 #define NVSHMEMX_INIT_THREAD_PES 2
 #define NVSHMEMX_INIT_WITH_UNIQUEID 4
@@ -41,8 +49,12 @@ static inline void* nvshmem_align(size_t alignment, size_t size) {
   (void)alignment; /* device blocks are 256-byte aligned */ return gshmemx_malloc_device(size);
 }
 static inline void nvshmem_free(void* ptr) { shmem_free(ptr); }
-static inline int nvshmem_team_my_pe(shmem_team_t t) { return shmem_team_my_pe(t); }
-static inline int nvshmem_team_n_pes(shmem_team_t t) { return shmem_team_n_pes(t); }
+static inline int nvshmem_team_my_pe(nvshmem_team_t t) {
+  return t == NVSHMEM_TEAM_WORLD ? shmem_team_my_pe(SHMEM_TEAM_WORLD) : -1;
+}
+static inline int nvshmem_team_n_pes(nvshmem_team_t t) {
+  return t == NVSHMEM_TEAM_WORLD ? shmem_team_n_pes(SHMEM_TEAM_WORLD) : -1;
+}
 
 /* ---- host stream-ordered */
 #define nvshmemx_putmem_on_stream gshmemx_putmem_on_stream
@@ -142,6 +154,98 @@ static inline int nvshmem_team_n_pes(shmem_team_t t) { return shmem_team_n_pes(t
 #define nvshmem_int_atomic_compare_swap gshmem_int_atomic_compare_swap
 #define nvshmem_long_atomic_fetch_add gshmem_long_atomic_fetch_add
 #define nvshmem_long_atomic_add gshmem_long_atomic_add
+/* collectives: nvshmem[x]_<name> forwards to gshmem[x]_<name> for every type, operator and scope gshmem defines
+ * (include/gshmem/device/impl/coll__decls.cuh lists them) */
+#define GSHMEMI_NV_RED(N, T, OP, O)                                                                                 \
+  __host__ __device__ inline int nvshmem_##N##_##OP##_reduce(nvshmem_team_t t, T* d, const T* s, size_t n) {        \
+    return gshmem_##N##_##OP##_reduce(t, d, s, n);                                                                   \
+  }                                                                                                                  \
+  __host__ __device__ inline int nvshmem_##N##_##OP##_reducescatter(nvshmem_team_t t, T* d, const T* s, size_t n) { \
+    return gshmem_##N##_##OP##_reducescatter(t, d, s, n);                                                            \
+  }                                                                                                                  \
+  __device__ inline int nvshmemx_##N##_##OP##_reduce_warp(nvshmem_team_t t, T* d, const T* s, size_t n) {           \
+    return gshmemx_##N##_##OP##_reduce_warp(t, d, s, n);                                                             \
+  }                                                                                                                  \
+  __device__ inline int nvshmemx_##N##_##OP##_reduce_block(nvshmem_team_t t, T* d, const T* s, size_t n) {          \
+    return gshmemx_##N##_##OP##_reduce_block(t, d, s, n);                                                            \
+  }                                                                                                                  \
+  __device__ inline int nvshmemx_##N##_##OP##_reducescatter_warp(nvshmem_team_t t, T* d, const T* s, size_t n) {    \
+    return gshmemx_##N##_##OP##_reducescatter_warp(t, d, s, n);                                                      \
+  }                                                                                                                  \
+  __device__ inline int nvshmemx_##N##_##OP##_reducescatter_block(nvshmem_team_t t, T* d, const T* s, size_t n) {   \
+    return gshmemx_##N##_##OP##_reducescatter_block(t, d, s, n);                                                     \
+  }                                                                                                                  \
+  inline int nvshmemx_##N##_##OP##_reduce_on_stream(nvshmem_team_t t, T* d, const T* s, size_t n, cudaStream_t st) { \
+    return gshmemx_##N##_##OP##_reduce_on_stream(t, d, s, n, st);                                                    \
+  }                                                                                                                  \
+  inline int nvshmemx_##N##_##OP##_reducescatter_on_stream(nvshmem_team_t t, T* d, const T* s, size_t n,            \
+                                                           cudaStream_t st) {                                       \
+    return gshmemx_##N##_##OP##_reducescatter_on_stream(t, d, s, n, st);                                             \
+  }
+#define GSHMEMI_NV_RED_ARITH(N, T) GSHMEMI_RED_ARITH_OPS(GSHMEMI_NV_RED, N, T)
+#define GSHMEMI_NV_RED_BIT(N, T) GSHMEMI_RED_BIT_OPS(GSHMEMI_NV_RED, N, T)
+GSHMEMI_RED_ARITH_TYPES(GSHMEMI_NV_RED_ARITH)
+GSHMEMI_RED_BIT_TYPES(GSHMEMI_NV_RED_BIT)
+#define GSHMEMI_NV_MOVERS(N, T)                                                                                     \
+  __host__ __device__ inline int nvshmem_##N##_broadcast(nvshmem_team_t t, T* d, const T* s, size_t n, int r) {     \
+    return gshmem_##N##_broadcast(t, d, s, n, r);                                                                    \
+  }                                                                                                                  \
+  __host__ __device__ inline int nvshmem_##N##_fcollect(nvshmem_team_t t, T* d, const T* s, size_t n) {             \
+    return gshmem_##N##_fcollect(t, d, s, n);                                                                        \
+  }                                                                                                                  \
+  __host__ __device__ inline int nvshmem_##N##_alltoall(nvshmem_team_t t, T* d, const T* s, size_t n) {             \
+    return gshmem_##N##_alltoall(t, d, s, n);                                                                        \
+  }                                                                                                                  \
+  __device__ inline int nvshmemx_##N##_broadcast_warp(nvshmem_team_t t, T* d, const T* s, size_t n, int r) {        \
+    return gshmemx_##N##_broadcast_warp(t, d, s, n, r);                                                              \
+  }                                                                                                                  \
+  __device__ inline int nvshmemx_##N##_broadcast_block(nvshmem_team_t t, T* d, const T* s, size_t n, int r) {       \
+    return gshmemx_##N##_broadcast_block(t, d, s, n, r);                                                             \
+  }                                                                                                                  \
+  __device__ inline int nvshmemx_##N##_fcollect_warp(nvshmem_team_t t, T* d, const T* s, size_t n) {                \
+    return gshmemx_##N##_fcollect_warp(t, d, s, n);                                                                  \
+  }                                                                                                                  \
+  __device__ inline int nvshmemx_##N##_fcollect_block(nvshmem_team_t t, T* d, const T* s, size_t n) {               \
+    return gshmemx_##N##_fcollect_block(t, d, s, n);                                                                 \
+  }                                                                                                                  \
+  __device__ inline int nvshmemx_##N##_alltoall_warp(nvshmem_team_t t, T* d, const T* s, size_t n) {                \
+    return gshmemx_##N##_alltoall_warp(t, d, s, n);                                                                  \
+  }                                                                                                                  \
+  __device__ inline int nvshmemx_##N##_alltoall_block(nvshmem_team_t t, T* d, const T* s, size_t n) {               \
+    return gshmemx_##N##_alltoall_block(t, d, s, n);                                                                 \
+  }                                                                                                                  \
+  inline int nvshmemx_##N##_broadcast_on_stream(nvshmem_team_t t, T* d, const T* s, size_t n, int r,                \
+                                                cudaStream_t st) {                                                  \
+    return gshmemx_##N##_broadcast_on_stream(t, d, s, n, r, st);                                                     \
+  }                                                                                                                  \
+  inline int nvshmemx_##N##_fcollect_on_stream(nvshmem_team_t t, T* d, const T* s, size_t n, cudaStream_t st) {     \
+    return gshmemx_##N##_fcollect_on_stream(t, d, s, n, st);                                                         \
+  }                                                                                                                  \
+  inline int nvshmemx_##N##_alltoall_on_stream(nvshmem_team_t t, T* d, const T* s, size_t n, cudaStream_t st) {     \
+    return gshmemx_##N##_alltoall_on_stream(t, d, s, n, st);                                                         \
+  }
+GSHMEMI_COLL_TYPES(GSHMEMI_NV_MOVERS)
+#define nvshmem_broadcastmem gshmem_broadcastmem
+#define nvshmem_fcollectmem gshmem_fcollectmem
+#define nvshmem_alltoallmem gshmem_alltoallmem
+#define nvshmemx_broadcastmem_warp gshmemx_broadcastmem_warp
+#define nvshmemx_broadcastmem_block gshmemx_broadcastmem_block
+#define nvshmemx_fcollectmem_warp gshmemx_fcollectmem_warp
+#define nvshmemx_fcollectmem_block gshmemx_fcollectmem_block
+#define nvshmemx_alltoallmem_warp gshmemx_alltoallmem_warp
+#define nvshmemx_alltoallmem_block gshmemx_alltoallmem_block
+#define nvshmemx_broadcastmem_on_stream gshmemx_broadcastmem_on_stream
+#define nvshmemx_fcollectmem_on_stream gshmemx_fcollectmem_on_stream
+#define nvshmemx_alltoallmem_on_stream gshmemx_alltoallmem_on_stream
+#define nvshmem_barrier gshmem_barrier
+#define nvshmem_team_sync gshmem_team_sync
+#define nvshmemx_barrier_warp gshmemx_barrier_warp
+#define nvshmemx_barrier_block gshmemx_barrier_block
+#define nvshmemx_team_sync_warp gshmemx_team_sync_warp
+#define nvshmemx_team_sync_block gshmemx_team_sync_block
+#define nvshmemx_barrier_on_stream gshmemx_barrier_on_stream
+#define nvshmemx_team_sync_on_stream gshmemx_team_sync_on_stream
+#define nvshmemx_sync_all_warp gshmemx_sync_all_warp
 #endif /* __CUDACC__ */
 
 #endif /* GSHMEM_NVSHMEM_COMPAT_H */

@@ -233,4 +233,33 @@ TEST_F(GpuColl, StreamBarrierOrdersPuts) {
   shmem_free(box);
 }
 
+/// NVSHMEM's names for the same collectives, through the compatibility header.
+__global__ void nvshmemNamesKernel(float* src, float* dst, int n) {
+  for (int i = threadIdx.x; i < n; i += blockDim.x) src[i] = static_cast<float>(nvshmem_my_pe() + 1);
+  __syncthreads();
+  nvshmemx_float_max_reduce_block(NVSHMEM_TEAM_WORLD, dst, src, n);
+  if (threadIdx.x == 0) nvshmem_barrier(NVSHMEM_TEAM_WORLD);
+}
+
+TEST_F(GpuColl, NvshmemNamesForward) {
+  const int n = 300;
+  float* src = alloc<float>(n * np_);
+  float* dst = alloc<float>(n * np_);
+  EXPECT_EQ(nvshmem_team_n_pes(NVSHMEM_TEAM_WORLD), np_);
+  EXPECT_EQ(nvshmem_team_my_pe(NVSHMEM_TEAM_WORLD), me_);
+  nvshmemNamesKernel<<<1, 128>>>(src, dst, n);
+  CK(cudaDeviceSynchronize());
+  std::vector<float> got = get(dst, n);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(got[i], static_cast<float>(np_)) << i;
+  ASSERT_EQ(nvshmem_float_sum_reduce(NVSHMEM_TEAM_WORLD, dst, src, n), 0);  // host form
+  got = get(dst, n);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(got[i], static_cast<float>(np_ * (np_ + 1) / 2)) << i;
+  ASSERT_EQ(nvshmemx_float_fcollect_on_stream(NVSHMEM_TEAM_WORLD, dst, src, n, 0), 0);
+  CK(cudaDeviceSynchronize());
+  got = get(dst, n * np_);
+  for (int i = 0; i < n * np_; ++i) ASSERT_EQ(got[i], static_cast<float>(i / n + 1)) << i;
+  shmem_free(src);
+  shmem_free(dst);
+}
+
 }  // namespace

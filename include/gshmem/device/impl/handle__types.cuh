@@ -9,8 +9,10 @@
 
 /// A team as device code names it: an index into the teams the device knows. GSHMEM_TEAM_WORLD (0) is every PE.
 /// (The host API's shmem_team_t is a host pointer, which kernels cannot compare against SHMEM_TEAM_WORLD.)
+#ifndef GSHMEM_TEAM_WORLD
 typedef int32_t gshmem_team_t;
 #define GSHMEM_TEAM_WORLD 0
+#endif
 
 namespace gshmem {
 
