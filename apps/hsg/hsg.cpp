@@ -17,9 +17,14 @@
 // writes only colour 1-c of our ghosts, which our k+1 boundary update does not read: one ghost plane per
 // side suffices.
 //
+// --mpi: the MPI twin in the same binary: identical kernels, decomposition and overlap, but step 2 posts
+// MPI_Irecv into both ghosts' colour c and MPI_Isend of the boundary planes' colour c, and step 4 is
+// MPI_Waitall (MPI is initialised by gshmem's bootstrap; the program uses MPI_COMM_WORLD).
+//
 // Checks: --check (all spins bit-identical to a serial run on PE 0, by per-plane hashes, and the energy),
 // --check-energy (pure OR conserves E to 1e-5 relative and |S| to 1e-5), --check-high-t (<E/N> over the
 // last 3/4 of pure HB sweeps = -beta within 5%), --corrupt-ghost (debug: --check-energy must fail).
+#include <mpi.h>
 #include <shmem.h>
 
 #include <cinttypes>
@@ -38,7 +43,8 @@ namespace {
 /** Halo exchange of one half-sweep: start() once the boundary planes are final, finish() before the
  *  next half-sweep. Distributed: put-with-signal to the z neighbours. Serial: periodic local copies. */
 struct Exchanger {
-  bool distributed = false, corrupt = false;
+  bool distributed = false, corrupt = false, mpi = false;
+  MPI_Request req[4];
   int me = 0, npes = 1;
   std::vector<int> nz_of;
   uint64_t *sig = nullptr;  // symmetric: [0] lower-ghost version, [1] upper-ghost version
@@ -53,16 +59,28 @@ struct Exchanger {
       return;
     }
     const int lo = (me + npes - 1) % npes, up = (me + 1) % npes;
+    bytes += 2 * nb;
+    if (mpi) {  // tag 0: a plane travelling down (into the receiver's upper ghost); tag 1: up
+      const int n = (int)(3 * sl.half());
+      MPI_Irecv(sl.spins(sl.nz + 1, c), n, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, &req[0]);
+      MPI_Irecv(sl.spins(0, c), n, MPI_DOUBLE, lo, 1, MPI_COMM_WORLD, &req[1]);
+      MPI_Isend(sl.spins(1, c), n, MPI_DOUBLE, lo, 0, MPI_COMM_WORLD, &req[2]);
+      MPI_Isend(sl.spins(sl.nz, c), n, MPI_DOUBLE, up, 1, MPI_COMM_WORLD, &req[3]);
+      return;
+    }
     shmem_putmem_signal_nbi(sl.spins(nz_of[lo] + 1, c), sl.spins(1, c), nb, &sig[1], k, SHMEM_SIGNAL_SET, lo);
     shmem_putmem_signal_nbi(sl.spins(0, c), sl.spins(sl.nz, c), nb, &sig[0], k, SHMEM_SIGNAL_SET, up);
-    bytes += 2 * nb;
   }
   void finish(Slab &sl, uint64_t k, int c) {
     if (!distributed) return;
     const double t0 = apps::wtime();
-    shmem_signal_wait_until(&sig[0], SHMEM_CMP_GE, k);
-    shmem_signal_wait_until(&sig[1], SHMEM_CMP_GE, k);
-    shmem_quiet();
+    if (mpi) {
+      MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
+    } else {
+      shmem_signal_wait_until(&sig[0], SHMEM_CMP_GE, k);
+      shmem_signal_wait_until(&sig[1], SHMEM_CMP_GE, k);
+      shmem_quiet();
+    }
     t_wait += apps::wtime() - t0;
     if (corrupt && me == 0 && k == 1) {  // flip every received spin of the lower ghost once
       double *g = sl.spins(0, c);
@@ -173,7 +191,7 @@ Params parse(int argc, char **argv) {
   Params p;
   apps::ArgParser ap(argc, argv,
                      "[-L size] [-s sweeps] [--or n] [--beta b | -T temp] [--seed n] [--or-only | --hb-only] "
-                     "[--check] [--check-energy] [--check-high-t] [--corrupt-ghost]");
+                     "[--check] [--check-energy] [--check-high-t] [--corrupt-ghost] [--mpi]");
   for (int i = 1; i < argc; ++i) {
     if (ap.is(i, "-L", "--size")) p.L = (int)ap.next_int(i);
     else if (ap.is(i, "-s", "--sweeps")) p.sweeps = (int)ap.next_int(i);
@@ -187,6 +205,7 @@ Params parse(int argc, char **argv) {
     else if (ap.is(i, nullptr, "--check-energy")) p.check_energy = p.or_only = true;
     else if (ap.is(i, nullptr, "--check-high-t")) p.check_high_t = p.hb_only = true;
     else if (ap.is(i, nullptr, "--corrupt-ghost")) p.corrupt_ghost = true;
+    else if (ap.is(i, nullptr, "--mpi")) p.mpi = true;
     else ap.fail(argv[i]);
   }
   return p;
@@ -213,7 +232,8 @@ void report(const Params &p, int npes, const Exchanger &ex, const SweepTimes &st
   std::printf("hsg: halo %.1f KiB per put (one colour of one plane), %" PRIu64 " bytes put by PE 0; max wait "
               "%.4f s\n", 3.0 * p.L * p.L / 2 * 8 / 1024, ex.bytes, red[5]);
   std::printf("# L, NP, variant, sweeps, ps_per_spin_OR, ps_per_spin_HB, E/N, max||S|-1|\n");
-  std::printf("%d, %d, host, %d, %.1f, %.1f, %.15f, %.3g\n", p.L, npes, st.or_sweeps + st.hb_sweeps, ps_or, ps_hb,
+  std::printf("%d, %d, %s, %d, %.1f, %.1f, %.15f, %.3g\n", p.L, npes, p.mpi ? "mpi" : "host",
+              st.or_sweeps + st.hb_sweeps, ps_or, ps_hb,
               o.energy / n3, o.norm_dev);
 }
 
@@ -252,6 +272,7 @@ int main(int argc, char **argv) {
   Exchanger ex;
   ex.distributed = true;
   ex.corrupt = p.corrupt_ghost;
+  ex.mpi = p.mpi;
   ex.me = me;
   ex.npes = npes;
   ex.nz_of.resize(npes);

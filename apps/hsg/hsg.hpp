@@ -30,6 +30,7 @@ struct Params {
   bool check_energy = false;  // over-relaxation conserves energy and |S| (implies or_only)
   bool check_high_t = false;  // <E/N> = -beta within 5% (implies hb_only)
   bool corrupt_ghost = false; // debug: corrupt one ghost plane once (check_energy must then fail)
+  bool mpi = false;           // the MPI twin: halos by MPI_Isend / MPI_Irecv
 };
 
 enum Stream : uint64_t { kCoupling = 1, kInit = 2, kHeatBath = 3 };

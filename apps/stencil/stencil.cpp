@@ -21,6 +21,10 @@
 // PE count. --check: PE 0 alone runs the same kernel serially on the whole grid (its run time is
 // runtime_1pe) and compares every row's hash with the distributed rows' (bitwise); norms to 1e-12.
 // Norm: || a_new - a ||_2 every nccheck iterations (sum reduction); stop at norm <= 1e-8 or niter.
+// --mpi: the MPI twin in the same binary: identical kernels, decomposition and checks, but step 2 posts
+// MPI_Irecv into both dst halos and MPI_Isend of rows 1 and nr, step 4 is MPI_Waitall, and the norm is an
+// MPI_Allreduce (MPI is initialised by gshmem's bootstrap; the program uses MPI_COMM_WORLD).
+#include <mpi.h>
 #include <shmem.h>
 
 #include <cinttypes>
@@ -36,7 +40,7 @@ namespace {
 
 struct Params {
   int nx = 4096, ny = 4096, niter = 1000, nccheck = 1;
-  bool csv = false, check = false, corrupt_halo = false;
+  bool csv = false, check = false, corrupt_halo = false, mpi = false;
 };
 
 /** Updates columns 1..nx-2 of dst from rows up/mid/down (columns 0, nx-1 are constant). With norm, returns
@@ -108,7 +112,8 @@ struct Slab {
 
 /** Halo exchange: distributed put-with-signal, or local periodic copies for the serial reference. */
 struct Exchanger {
-  bool distributed = false, corrupt = false;
+  bool distributed = false, corrupt = false, mpi = false;
+  MPI_Request req[4];
   int me = 0, npes = 1;
   std::vector<int> nr_of;
   uint64_t *sig = nullptr;
@@ -123,15 +128,26 @@ struct Exchanger {
       return;
     }
     const int up = (me + npes - 1) % npes, down = (me + 1) % npes;
+    if (mpi) {  // tag 0: a row travelling up (into the receiver's bottom halo); tag 1: down
+      MPI_Irecv(s.row(dst, s.nr + 1), (int)s.W, MPI_DOUBLE, down, 0, MPI_COMM_WORLD, &req[0]);
+      MPI_Irecv(s.row(dst, 0), (int)s.W, MPI_DOUBLE, up, 1, MPI_COMM_WORLD, &req[1]);
+      MPI_Isend(s.row(dst, 1), (int)s.W, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, &req[2]);
+      MPI_Isend(s.row(dst, s.nr), (int)s.W, MPI_DOUBLE, down, 1, MPI_COMM_WORLD, &req[3]);
+      return;
+    }
     shmem_putmem_signal_nbi(s.row(dst, nr_of[up] + 1), s.row(dst, 1), nb, &sig[1], k, SHMEM_SIGNAL_SET, up);
     shmem_putmem_signal_nbi(s.row(dst, 0), s.row(dst, s.nr), nb, &sig[0], k, SHMEM_SIGNAL_SET, down);
   }
   void finish(const Slab &s, double *dst, uint64_t k) {
     if (distributed) {
       const double t0 = apps::wtime();
-      shmem_signal_wait_until(&sig[0], SHMEM_CMP_GE, k);
-      shmem_signal_wait_until(&sig[1], SHMEM_CMP_GE, k);
-      shmem_quiet();
+      if (mpi) {
+        MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
+      } else {
+        shmem_signal_wait_until(&sig[0], SHMEM_CMP_GE, k);
+        shmem_signal_wait_until(&sig[1], SHMEM_CMP_GE, k);
+        shmem_quiet();
+      }
       t_wait += apps::wtime() - t0;
     }
     if (corrupt && me == 0 && k == 2) s.row(dst, 0)[s.nx / 2] += 1.0;  // debug: one wrong halo value
@@ -178,7 +194,7 @@ RunResult jacobi(const Params &p, const Slab &s, Exchanger &ex, NormSum norm_sum
 
 Params parse(int argc, char **argv) {
   Params p;
-  apps::ArgParser ap(argc, argv, "[-nx n] [-ny n] [-niter n] [-nccheck k] [-csv] [--check] [--corrupt-halo] "
+  apps::ArgParser ap(argc, argv, "[-nx n] [-ny n] [-niter n] [-nccheck k] [-csv] [--check] [--corrupt-halo] [--mpi] "
                                  "(each also as --nx, --ny, --niter, --nccheck, --csv)");
   for (int i = 1; i < argc; ++i) {
     if (ap.is(i, "-nx", "--nx")) p.nx = (int)ap.next_int(i);
@@ -188,6 +204,7 @@ Params parse(int argc, char **argv) {
     else if (ap.is(i, "-csv", "--csv")) p.csv = true;
     else if (ap.is(i, nullptr, "--check")) p.check = true;
     else if (ap.is(i, nullptr, "--corrupt-halo")) p.corrupt_halo = true;
+    else if (ap.is(i, nullptr, "--mpi")) p.mpi = true;
     else ap.fail(argv[i]);
   }
   return p;
@@ -239,8 +256,9 @@ int report(const Params &p, int npes, const Slab &s, const Exchanger &ex, const 
   const double t = sh.red[3], wait = sh.red[4], bad = sh.red[5];
   if (shmem_my_pe() != 0) return bad == 0 ? 0 : 1;
   const double pts = (double)(p.nx - 2) * (p.ny - 2);
-  std::printf("stencil: nx=%d ny=%d npes=%d rows/PE=%d..%d iterations=%d nccheck=%d\n", p.nx, p.ny, npes,
-              ex.nr_of[0], ex.nr_of[npes - 1], r.iters, p.nccheck);
+  std::printf("stencil: nx=%d ny=%d npes=%d rows/PE=%d..%d iterations=%d nccheck=%d variant %s\n", p.nx, p.ny,
+              npes, ex.nr_of[0], ex.nr_of[npes - 1], r.iters, p.nccheck,
+              p.mpi ? "mpi (MPI_Isend/Irecv halos, MPI_Allreduce norm)" : "put_signal (shmem_putmem_signal_nbi)");
   std::printf("stencil: norm %.15e  grid hash %016" PRIx64 " (same for every PE count)\n", r.norm,
               grid_hash(sh.h_all, p.ny - 2));
   std::printf("stencil: %.4f s  %.4f ms/iteration  %.2f GB/s (16 B per point per iteration)  max wait %.4f s\n", t,
@@ -252,7 +270,7 @@ int report(const Params &p, int npes, const Slab &s, const Exchanger &ex, const 
               bad == 0 ? "ok" : "FAILED");
   if (p.csv)
     std::printf("type, nx, ny, niter, nccheck, npes, variant, runtime, runtime_1pe\njacobi, %d, %d, %d, %d, %d, "
-                "put_signal, %.6f, %.6f\n", p.nx, p.ny, r.iters, p.nccheck, npes, t, runtime_1pe);
+                "%s, %.6f, %.6f\n", p.nx, p.ny, r.iters, p.nccheck, npes, p.mpi ? "mpi" : "put_signal", t, runtime_1pe);
   (void)s;
   return bad == 0 ? 0 : 1;
 }
@@ -271,6 +289,7 @@ int main(int argc, char **argv) {
   Exchanger ex;
   ex.distributed = true;
   ex.corrupt = p.corrupt_halo;
+  ex.mpi = p.mpi;
   ex.me = me;
   ex.npes = npes;
   ex.nr_of.resize(npes);
@@ -301,6 +320,11 @@ int main(int argc, char **argv) {
   s.init();
   shmem_barrier_all();  // every PE's signals are zero and arrays initialized before the first put
   const RunResult r = jacobi(p, s, ex, [&](double d2) {
+    if (p.mpi) {
+      double sum = 0;
+      MPI_Allreduce(&d2, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+      return sum;
+    }
     sh.red[0] = d2;
     shmem_double_sum_reduce(SHMEM_TEAM_WORLD, sh.red + 1, sh.red, 1);
     return sh.red[1];
