@@ -12,7 +12,6 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
-#include <memory>
 
 #include "../common/app_util.hpp"
 #include "bfs.hpp"
@@ -47,6 +46,66 @@ void max_times(double *red, const bfs::SearchTimes &st, double out[3]) {
   red[2] = st.comm;
   shmem_double_max_reduce(SHMEM_TEAM_WORLD, red + 3, red, 3);
   std::memcpy(out, red + 3, 3 * sizeof(double));
+}
+
+/** Level mismatches between the gathered levels and a serial BFS of the full graph. */
+int64_t compare_serial(const bfs::Graph &full, uint64_t root, const int32_t *level_all) {
+  const std::vector<int32_t> ref = bfs::serial_levels(full, root);
+  int64_t mism = 0;
+  for (uint64_t v = 0; v < full.n; ++v) mism += ref[v] != level_all[v];
+  if (mism) std::printf("bfs check: root %" PRIu64 ": %" PRId64 " levels differ from serial BFS\n", root, mism);
+  return mism;
+}
+
+/** Collective: the warm-up search, then one timed and validated search per root; prints the statistics.
+ *  Adds validation errors to *bad and (PE 0, --check) level mismatches with the serial BFS to *check_bad. */
+void run_searches(const bfs::Params &p, const bfs::Graph &g, const bfs::Graph &full,
+                  const std::vector<uint64_t> &roots, double tgen, double *red, int64_t *bad_total,
+                  int64_t *check_bad) {
+  const int me = g.me;
+  bfs::Searcher s(p, g);
+  int32_t *level_all = static_cast<int32_t *>(shmem_malloc(g.chunk * g.npes * sizeof(int32_t)));
+  if (!s.ok() || !level_all) {
+    std::fprintf(stderr, "bfs: PE %d: shmem_malloc failed (raise GSHMEM_SYMMETRIC_SIZE)\n", me);
+    shmem_global_exit(1);
+  }
+  double edges = 0;
+  if (!roots.empty()) {  // warm-up: first touch of every buffer and cache; not in the statistics
+    s.run(roots[0]);
+    *bad_total += bfs::validate(g, roots[0], s.parent(), s.level(), level_all, &edges);
+  }
+  std::vector<double> times, nedges, vtimes;
+  double sum_comp = 0, sum_comm = 0;
+  for (const uint64_t root : roots) {
+    const bfs::SearchTimes st = s.run(root);
+    double t[3];
+    max_times(red, st, t);
+    const double tv0 = apps::wtime();
+    const int64_t bad = bfs::validate(g, root, s.parent(), s.level(), level_all, &edges);
+    vtimes.push_back(apps::wtime() - tv0);
+    *bad_total += bad;
+    times.push_back(t[0]);
+    nedges.push_back(edges);
+    sum_comp += t[1];
+    sum_comm += t[2];
+    if (me == 0 && (p.verbose || bad))
+      std::printf("bfs: root %" PRIu64 ": %d levels (%d bottom-up), %.0f edges, %.5f s (compute %.5f, comm "
+                  "%.5f), %.3e TEPS, validation %s\n", root, st.levels, st.bottom_up_levels, edges, t[0], t[1],
+                  t[2], edges / t[0], bad ? "FAILED" : "ok");
+    if (p.check && me == 0) *check_bad += compare_serial(full, root, level_all);
+  }
+  if (me == 0) {
+    bfs::print_statistics(p, g.npes, tgen, times, nedges, vtimes);
+    const double nr = roots.empty() ? 1.0 : (double)roots.size();
+    std::printf("bfs: mean per search: compute %.5f s, communication %.5f s (slowest PE of each part)\n",
+                sum_comp / nr, sum_comm / nr);
+    double inv = 0;
+    for (size_t i = 0; i < times.size(); ++i) inv += times[i] / nedges[i];
+    std::printf("bfs: harmonic mean %.4e TEPS over %zu roots (warm-up search excluded); validation %s\n",
+                times.empty() ? 0.0 : times.size() / inv, roots.size(), *bad_total ? "FAILED" : "ok");
+  }
+  shmem_barrier_all();
+  shmem_free(level_all);
 }
 
 }  // namespace
@@ -87,58 +146,10 @@ int main(int argc, char **argv) {
     full.m = g.m;
     bfs::build_full_graph(p, full);
   }
-
-  auto sp = std::make_unique<bfs::Searcher>(p, g);  // its symmetric buffers are freed before shmem_finalize
-  bfs::Searcher &s = *sp;
-  int32_t *level_all = static_cast<int32_t *>(shmem_malloc(g.chunk * npes * sizeof(int32_t)));
-  double *red = static_cast<double *>(shmem_malloc(8 * sizeof(double)));
-  if (!s.ok() || !level_all || !red) {
-    std::fprintf(stderr, "bfs: PE %d: shmem_malloc failed (raise GSHMEM_SYMMETRIC_SIZE)\n", me);
-    shmem_global_exit(1);
-  }
-  double edges = 0;
   int64_t bad_total = 0, check_bad = 0;
-  if (!roots.empty()) {  // warm-up: first-touch of every buffer and cache; not in the statistics
-    s.run(roots[0]);
-    bad_total += bfs::validate(g, roots[0], s.parent(), s.level(), level_all, &edges);
-  }
-  std::vector<double> times, nedges, vtimes;
-  double sum_comp = 0, sum_comm = 0;
-  for (size_t ri = 0; ri < roots.size(); ++ri) {
-    const uint64_t root = roots[ri];
-    const bfs::SearchTimes st = s.run(root);
-    double t[3];
-    max_times(red, st, t);
-    const double tv0 = apps::wtime();
-    const int64_t bad = bfs::validate(g, root, s.parent(), s.level(), level_all, &edges);
-    vtimes.push_back(apps::wtime() - tv0);
-    bad_total += bad;
-    times.push_back(t[0]);
-    nedges.push_back(edges);
-    sum_comp += t[1];
-    sum_comm += t[2];
-    if (me == 0 && (p.verbose || bad))
-      std::printf("bfs: root %" PRIu64 ": %d levels (%d bottom-up), %.0f edges, %.5f s (compute %.5f, comm "
-                  "%.5f), %.3e TEPS, validation %s\n", root, st.levels, st.bottom_up_levels, edges, t[0], t[1],
-                  t[2], edges / t[0], bad ? "FAILED" : "ok");
-    if (p.check && me == 0) {
-      const std::vector<int32_t> ref = bfs::serial_levels(full, root);
-      int64_t mism = 0;
-      for (uint64_t v = 0; v < g.n; ++v) mism += ref[v] != level_all[v];
-      if (mism) std::printf("bfs check: root %" PRIu64 ": %" PRId64 " levels differ from serial BFS\n", root, mism);
-      check_bad += mism;
-    }
-  }
-  if (me == 0) {
-    bfs::print_statistics(p, npes, tgen, times, nedges, vtimes);
-    const double nr = roots.empty() ? 1.0 : (double)roots.size();
-    std::printf("bfs: mean per search: compute %.5f s, communication %.5f s (slowest PE of each part)\n",
-                sum_comp / nr, sum_comm / nr);
-    double inv = 0;
-    for (size_t i = 0; i < times.size(); ++i) inv += times[i] / nedges[i];
-    std::printf("bfs: harmonic mean %.4e TEPS over %zu roots (warm-up search excluded); validation %s\n",
-                times.empty() ? 0.0 : times.size() / inv, roots.size(), bad_total ? "FAILED" : "ok");
-  }
+  double *red = static_cast<double *>(shmem_malloc(8 * sizeof(double)));
+  if (!red) shmem_global_exit(1);
+  run_searches(p, g, full, roots, tgen, red, &bad_total, &check_bad);
   int rc = bad_total ? 1 : 0;
   if (p.check) {
     red[0] = (double)(check_bad + bad_total);
@@ -147,9 +158,7 @@ int main(int argc, char **argv) {
     rc = red[1] != 0 ? 1 : 0;
   }
   shmem_barrier_all();
-  sp.reset();
   shmem_free(red);
-  shmem_free(level_all);
   shmem_finalize();
   return rc;
 }
