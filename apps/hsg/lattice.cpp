@@ -75,36 +75,40 @@ __attribute__((noinline)) void update_plane(const Params &p, Slab &sl, int lz, i
   double *sc = sl.spins(lz, c);
   const int8_t *jc = &sl.j[3 * sl.half_index(lz, c)], *jo = &sl.j[3 * sl.half_index(lz, oc)];
   const int8_t *jd = &sl.j[3 * sl.half_index(lz - 1, oc)];
-  for (int y = 0; y < L; ++y) {
-    const int p_x = (c + y + zg) & 1;
-    const size_t row = (size_t)y * H, rowm = (size_t)((y + L - 1) % L) * H, rowp = (size_t)((y + 1) % L) * H;
-    for (int jj = 0; jj < H; ++jj) {
-      const size_t i = row + jj;
-      const size_t ixp = row + (p_x ? (jj + 1 == H ? 0 : jj + 1) : jj);  // other colour at x + 1
-      const size_t ixm = row + (p_x ? jj : (jj == 0 ? H - 1 : jj - 1));  // other colour at x - 1
-      const double Jxp = jc[3 * i], Jxm = jo[3 * ixm], Jyp = jc[3 * i + 1], Jym = jo[3 * (rowm + jj) + 1];
-      const double Jzp = jc[3 * i + 2], Jzm = jd[3 * i + 2];
-      double h[3];
-      for (int k = 0; k < 3; ++k) {
-        h[k] = Jxp * om[3 * ixp + k];
-        h[k] += Jxm * om[3 * ixm + k];
-        h[k] += Jyp * om[3 * (rowp + jj) + k];
-        h[k] += Jym * om[3 * (rowm + jj) + k];
-        h[k] += Jzp * ou[3 * i + k];
-        h[k] += Jzm * od[3 * i + k];
-      }
-      double *si = sc + 3 * i;
-      if (!hb) {
-        const double h2 = h[0] * h[0] + h[1] * h[1] + h[2] * h[2];
-        if (h2 > 0.0) {
-          const double f = 2.0 * (si[0] * h[0] + si[1] * h[1] + si[2] * h[2]) / h2;
-          for (int k = 0; k < 3; ++k) si[k] = f * h[k] - si[k];
-        }
-        continue;
-      }
-      const uint64_t g = (uint64_t)(2 * jj + p_x) + (uint64_t)L * ((uint64_t)y + (uint64_t)L * zg);
-      heat_bath(h, 1.0 * p.beta, apps::hash64(p.seed, g, sweep + 1, kHeatBath), si);
+  // One site: i its index in the half, ixp / ixm the other colour's sites at x + 1 / x - 1, rowm / rowp
+  // the rows y - 1 / y + 1; x = 2 jj + p_x.
+  auto site = [&](size_t i, size_t ixp, size_t ixm, size_t iym, size_t iyp, int y, int jj, int p_x) {
+    const double Jxp = jc[3 * i], Jxm = jo[3 * ixm], Jyp = jc[3 * i + 1], Jym = jo[3 * iym + 1];
+    const double Jzp = jc[3 * i + 2], Jzm = jd[3 * i + 2];
+    double h[3];
+    for (int k = 0; k < 3; ++k) {
+      h[k] = Jxp * om[3 * ixp + k];
+      h[k] += Jxm * om[3 * ixm + k];
+      h[k] += Jyp * om[3 * iyp + k];
+      h[k] += Jym * om[3 * iym + k];
+      h[k] += Jzp * ou[3 * i + k];
+      h[k] += Jzm * od[3 * i + k];
     }
+    double *si = sc + 3 * i;
+    if (!hb) {
+      const double h2 = h[0] * h[0] + h[1] * h[1] + h[2] * h[2];
+      if (h2 > 0.0) {
+        const double f = 2.0 * (si[0] * h[0] + si[1] * h[1] + si[2] * h[2]) / h2;
+        for (int k = 0; k < 3; ++k) si[k] = f * h[k] - si[k];
+      }
+      return;
+    }
+    const uint64_t g = (uint64_t)(2 * jj + p_x) + (uint64_t)L * ((uint64_t)y + (uint64_t)L * zg);
+    heat_bath(h, p.beta, apps::hash64(p.seed, g, sweep + 1, kHeatBath), si);
+  };
+  for (int y = 0; y < L; ++y) {
+    const int p_x = (c + y + zg) & 1;  // x + 1 is element jj + p_x of the other colour, x - 1 is jj + p_x - 1
+    const size_t row = (size_t)y * H, rowm = (size_t)((y + L - 1) % L) * H, rowp = (size_t)((y + 1) % L) * H;
+    auto wrap = [H](int j) { return (size_t)(j < 0 ? j + H : (j >= H ? j - H : j)); };
+    site(row, row + wrap(p_x), row + wrap(p_x - 1), rowm, rowp, y, 0, p_x);
+    for (int jj = 1; jj < H - 1; ++jj)
+      site(row + jj, row + jj + p_x, row + jj + p_x - 1, rowm + jj, rowp + jj, y, jj, p_x);
+    if (H > 1) site(row + H - 1, row + wrap(H - 1 + p_x), row + H - 2 + p_x, rowm + H - 1, rowp + H - 1, y, H - 1, p_x);
   }
 }
 
