@@ -48,6 +48,36 @@ void max_times(double *red, const bfs::SearchTimes &st, double out[3]) {
   std::memcpy(out, red + 3, 3 * sizeof(double));
 }
 
+/** Per-level split summed over searches (PE 0): searches reaching the level, how many ran it bottom-up,
+ *  and the slowest PE's wall and communication time of the level. */
+struct LevelSplit {
+  static constexpr int kMax = 64;
+  double *buf = nullptr;  // symmetric, 4 * kMax: [time, comm] of this PE, then their maxima
+  std::vector<double> n = std::vector<double>(kMax), bu = n, time = n, comm = n;
+
+  void add(const bfs::SearchTimes &st) {
+    const int nl = std::min<int>(kMax, (int)st.level_time.size());
+    std::fill(buf, buf + 2 * kMax, 0.0);
+    for (int l = 0; l < nl; ++l) {
+      buf[l] = st.level_time[l];
+      buf[kMax + l] = st.level_comm[l];
+    }
+    shmem_double_max_reduce(SHMEM_TEAM_WORLD, buf + 2 * kMax, buf, 2 * kMax);
+    for (int l = 0; l < nl; ++l) {
+      n[l] += 1;
+      bu[l] += st.level_bottom_up[l];
+      time[l] += buf[2 * kMax + l];
+      comm[l] += buf[3 * kMax + l];
+    }
+  }
+  void print() const {
+    std::printf("bfs: per level, mean over the searches that reach it (slowest PE): level, searches, bottom-up, "
+                "time ms, of which communication ms\n");
+    for (int l = 0; l < kMax && n[l] > 0; ++l)
+      std::printf("bfs:   %2d %3.0f %3.0f %9.3f %9.3f\n", l, n[l], bu[l], time[l] / n[l] * 1e3, comm[l] / n[l] * 1e3);
+  }
+};
+
 /** Level mismatches between the gathered levels and a serial BFS of the full graph. */
 int64_t compare_serial(const bfs::Graph &full, uint64_t root, const int32_t *level_all) {
   const std::vector<int32_t> ref = bfs::serial_levels(full, root);
@@ -65,7 +95,9 @@ void run_searches(const bfs::Params &p, const bfs::Graph &g, const bfs::Graph &f
   const int me = g.me;
   bfs::Searcher s(p, g);
   int32_t *level_all = static_cast<int32_t *>(shmem_malloc(g.chunk * g.npes * sizeof(int32_t)));
-  if (!s.ok() || !level_all) {
+  LevelSplit split;
+  split.buf = static_cast<double *>(shmem_malloc(4 * LevelSplit::kMax * sizeof(double)));
+  if (!s.ok() || !level_all || !split.buf) {
     std::fprintf(stderr, "bfs: PE %d: shmem_malloc failed (raise GSHMEM_SYMMETRIC_SIZE)\n", me);
     shmem_global_exit(1);
   }
@@ -80,6 +112,7 @@ void run_searches(const bfs::Params &p, const bfs::Graph &g, const bfs::Graph &f
     const bfs::SearchTimes st = s.run(root);
     double t[3];
     max_times(red, st, t);
+    split.add(st);
     const double tv0 = apps::wtime();
     const int64_t bad = bfs::validate(g, root, s.parent(), s.level(), level_all, &edges);
     vtimes.push_back(apps::wtime() - tv0);
@@ -96,6 +129,7 @@ void run_searches(const bfs::Params &p, const bfs::Graph &g, const bfs::Graph &f
   }
   if (me == 0) {
     bfs::print_statistics(p, g.npes, tgen, times, nedges, vtimes);
+    split.print();
     const double nr = roots.empty() ? 1.0 : (double)roots.size();
     std::printf("bfs: mean per search: compute %.5f s, communication %.5f s (slowest PE of each part)\n",
                 sum_comp / nr, sum_comm / nr);
@@ -105,6 +139,7 @@ void run_searches(const bfs::Params &p, const bfs::Graph &g, const bfs::Graph &f
                 times.empty() ? 0.0 : times.size() / inv, roots.size(), *bad_total ? "FAILED" : "ok");
   }
   shmem_barrier_all();
+  shmem_free(split.buf);
   shmem_free(level_all);
 }
 

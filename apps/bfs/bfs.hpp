@@ -67,6 +67,8 @@ std::vector<uint64_t> pick_roots(const Params &p, const Graph &g);
 struct SearchTimes {
   double total = 0, compute = 0, comm = 0;
   int levels = 0, bottom_up_levels = 0;
+  std::vector<double> level_time, level_comm;  // per level: wall time, and its communication part
+  std::vector<char> level_bottom_up;           // per level: 1 if it ran bottom-up
 };
 
 /** Direction-optimizing BFS state: symmetric buffers and local scratch, reused across searches. */

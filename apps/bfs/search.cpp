@@ -154,6 +154,12 @@ SearchTimes Searcher::run(uint64_t root) {
   bool bu = false;
   int64_t n_f = 1, m_u = (int64_t)g_.total_adj;
   for (int32_t lvl = 0;; ++lvl) {
+    const double tl0 = apps::wtime(), comm0 = st.comm;
+    auto record = [&] {
+      st.level_time.push_back(apps::wtime() - tl0);
+      st.level_comm.push_back(st.comm - comm0);
+      st.level_bottom_up.push_back(bu);
+    };
     next_n_ = next_m_ = 0;
     next_.clear();
     if (bu) bottom_up(lvl);
@@ -166,7 +172,10 @@ SearchTimes Searcher::run(uint64_t root) {
     st.comm += apps::wtime() - tc;
     ++st.levels;
     st.bottom_up_levels += bu;
-    if (n_next == 0) break;
+    if (n_next == 0) {
+      record();
+      break;
+    }
     m_u -= m_next;
     bool nb = bu;
     if (p_.topdown_only) nb = false;
@@ -182,6 +191,7 @@ SearchTimes Searcher::run(uint64_t root) {
       cur_.swap(next_);
     }
     std::fill(slice_, slice_ + words_, 0);
+    record();
     bu = nb;
     n_f = n_next;
   }
