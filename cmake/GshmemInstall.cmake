@@ -114,3 +114,17 @@ endif()
 if(TARGET gshmem-info)
   install(TARGETS gshmem-info RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
 endif()
+
+# ---- example applications (apps/): the programs under <prefix>/libexec/gshmem/apps/{hsg,stencil,bfs}, and
+# their sources with the shared header under <prefix>/share/gshmem/apps, whose CMakeLists.txt builds them
+# against the installed package: cmake -S <prefix>/share/gshmem/apps -B build -DCMAKE_PREFIX_PATH=<prefix>.
+if(TARGET gshmem_app_hsg)
+  set(_gshmem_apps_bindir ${CMAKE_INSTALL_LIBEXECDIR}/gshmem/apps)
+  file(RELATIVE_PATH _gshmem_apps_to_lib /p/${_gshmem_apps_bindir} /p/${CMAKE_INSTALL_LIBDIR})
+  foreach(app hsg stencil bfs)
+    set_target_properties(gshmem_app_${app} PROPERTIES INSTALL_RPATH "$ORIGIN/${_gshmem_apps_to_lib}")
+    install(TARGETS gshmem_app_${app} RUNTIME DESTINATION ${_gshmem_apps_bindir} COMPONENT apps)
+  endforeach()
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/apps/ DESTINATION ${CMAKE_INSTALL_DATADIR}/gshmem/apps COMPONENT apps
+          FILES_MATCHING PATTERN "*.cpp" PATTERN "*.hpp" PATTERN "CMakeLists.txt" PATTERN "README.md")
+endif()

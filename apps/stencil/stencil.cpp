@@ -1,24 +1,33 @@
-// stencil: 2D 5-point Jacobi iteration for the Laplace equation on gshmem, row-decomposed.
+// stencil: 2D 5-point Jacobi for the Laplace equation on gshmem (host version, fp64), as APPS.md defines it.
 //
-// Problem: N x N grid, Dirichlet boundary (top row 1, the other edges 0), interior starting at 0;
-// u'[i][j] = 0.25 * (u[i-1][j] + u[i+1][j] + u[i][j-1] + u[i][j+1]) on interior points.
+// Problem: nx x ny grid; a_new[y][x] = 0.25 * (a[y][x-1] + a[y][x+1] + a[y-1][x] + a[y+1][x]) on the
+// columns 1..nx-2 of the interior rows 1..ny-2. Columns 0 and nx-1 are Dirichlet, a = sin(2 pi y / (ny-1));
+// the rest starts at 0. Top and bottom are periodic over the interior rows: PE r exchanges its first and
+// last rows with PE r-1 and r+1 (mod npes); one PE exchanges with itself. The ny-2 interior rows split
+// into contiguous chunks, the first PEs getting floor((ny-2)/npes) and the rest one more.
 //
-// Decomposition: PE p owns nr(p) consecutive global rows (N split as evenly as possible), stored as rows
-// 1..nr of two symmetric arrays A and B with halo rows 0 (copy of global row r0-1) and nr+1 (copy of global
-// row r0+nr). Iteration k (1, 2, ...) reads src = (k odd ? A : B) and writes dst = the other:
-//   1. update the boundary rows 1 and nr of dst (they read src's halos);
-//   2. shmem_putmem_signal_nbi dst row 1 into the upper PE's dst lower halo (signal sig[1] := k) and dst
-//      row nr into the lower PE's dst upper halo (signal sig[0] := k); no wrap-around;
-//   3. update the bulk rows 2..nr-1 while the rows fly;
-//   4. wait for sig[0] >= k (if there is an upper PE) and sig[1] >= k (if a lower PE); shmem_quiet().
-// A neighbour's iteration-(k+1) put lands in our src-of-k halo only after it has seen our k signal, i.e.
-// after our step 1 of k, and the bulk never reads halos: one halo row per side and array suffices.
+// Layout: rows 0..nr+1 of stride nx+1 (rows 0 and nr+1 are halos); element nx of a row that is sent
+// carries a 64-bit checksum of the row's bits. Iteration k reads src, writes dst:
+//   1. update rows 1 and nr, checksum them;
+//   2. shmem_putmem_signal_nbi row 1 into the upper PE's dst row nr_up+1 (signal sig[1] := k) and row nr
+//      into the lower PE's dst row 0 (sig[0] := k);
+//   3. update rows 2..nr-1 while the rows fly;
+//   4. wait for sig[0] >= k and sig[1] >= k, shmem_quiet(), verify the checksums of both received halos.
+// A neighbour's put of iteration k+1 lands in our src-of-k halos only after it has seen our k signal,
+// i.e. after our step 1 of k, and the bulk never reads halos: one halo row per side and array suffices.
 //
-// Residual: || u_k - u_{k-1} ||_2 over the whole grid via shmem_double_sum_reduce (every --res-every
-// iterations and at the end). --check: every PE also runs the serial iteration (the same row kernel on the
-// whole grid) and compares its own rows bit for bit; the residuals must agree to 1e-12 relative.
+// Validation on every run: each received halo must match its checksum (a corrupted halo fails the run);
+// the printed grid hash (per-row hashes of the bits, combined in global row order) is the same for every
+// PE count. --check: PE 0 alone runs the same kernel serially on the whole grid (its run time is
+// runtime_1pe) and compares every row's hash with the distributed rows' (bitwise); norms to 1e-12.
+// Norm: || a_new - a ||_2 every nccheck iterations (sum reduction); stop at norm <= 1e-8 or niter.
+// --mpi: the MPI twin in the same binary: identical kernels, decomposition and checks, but step 2 posts
+// MPI_Irecv into both dst halos and MPI_Isend of rows 1 and nr, step 4 is MPI_Waitall, and the norm is an
+// MPI_Allreduce (MPI is initialised by gshmem's bootstrap; the program uses MPI_COMM_WORLD).
+#include <mpi.h>
 #include <shmem.h>
 
+#include <cinttypes>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -30,67 +39,255 @@
 namespace {
 
 struct Params {
-  int n = 1024;
-  int iters = 100;
-  int res_every = 0;  // 0: residual only at the end
-  bool check = false;
+  int nx = 4096, ny = 4096, niter = 1000, nccheck = 1;
+  bool csv = false, check = false, corrupt_halo = false, mpi = false;
 };
 
-/** dst[j] for 1 <= j < n-1 from rows above/mid/below; dst[0], dst[n-1] (Dirichlet) copied from mid. Out of
- *  line so the distributed and the serial runs execute the same code. */
-__attribute__((noinline)) void update_row(double *dst, const double *up, const double *mid, const double *down,
-                                          int n) {
-  dst[0] = mid[0];
-  for (int j = 1; j < n - 1; ++j) dst[j] = 0.25 * (up[j] + down[j] + mid[j - 1] + mid[j + 1]);
-  dst[n - 1] = mid[n - 1];
+/** Updates columns 1..nx-2 of dst from rows up/mid/down (columns 0, nx-1 are constant). With norm, returns
+ *  the sum of squared changes, accumulated in 4 interleaved partial sums combined in a fixed order (the
+ *  same at every PE count). Out of line: the distributed and the serial run execute the same code. */
+__attribute__((noinline)) double update_row(double *__restrict dst, const double *__restrict up,
+                                            const double *__restrict mid, const double *__restrict down, int nx,
+                                            bool norm) {
+  if (!norm) {
+    for (int x = 1; x < nx - 1; ++x) dst[x] = 0.25 * (mid[x - 1] + mid[x + 1] + up[x] + down[x]);
+    return 0.0;
+  }
+  double acc[4] = {0, 0, 0, 0};
+  int x = 1;
+  for (; x + 3 < nx - 1; x += 4)
+    for (int k = 0; k < 4; ++k) {
+      const double v = 0.25 * (mid[x + k - 1] + mid[x + k + 1] + up[x + k] + down[x + k]);
+      const double d = v - mid[x + k];
+      dst[x + k] = v;
+      acc[k] += d * d;
+    }
+  for (; x < nx - 1; ++x) {
+    const double v = 0.25 * (mid[x - 1] + mid[x + 1] + up[x] + down[x]);
+    const double d = v - mid[x];
+    dst[x] = v;
+    acc[0] += d * d;
+  }
+  return (acc[0] + acc[1]) + (acc[2] + acc[3]);
 }
 
-/** Sum over 1 <= j < n-1 of (a[j]-b[j])^2. */
-__attribute__((noinline)) double row_diff2(const double *a, const double *b, int n) {
-  double s = 0.0;
-  for (int j = 1; j < n - 1; ++j) {
-    const double d = a[j] - b[j];
-    s += d * d;
+uint64_t row_hash(const double *row, int nx) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (int x = 0; x < nx; ++x) {
+    uint64_t b;
+    std::memcpy(&b, &row[x], sizeof b);
+    h = (h ^ b) * 0x100000001b3ULL;
   }
-  return s;
+  return apps::mix64(h);
 }
 
-/** Initial value of global row r (boundary conditions included). */
-void init_row(double *row, int r, int n) {
-  for (int j = 0; j < n; ++j) row[j] = (r == 0) ? 1.0 : 0.0;
+void seal_row(double *row, int nx) {
+  const uint64_t h = row_hash(row, nx);
+  std::memcpy(&row[nx], &h, sizeof h);
 }
 
-/** Serial reference: iters Jacobi iterations on the whole grid; returns the final grid and residual. */
-std::vector<double> serial_jacobi(const Params &p, double *residual) {
-  const int n = p.n;
-  std::vector<double> a((size_t)n * n), b((size_t)n * n);
-  for (int r = 0; r < n; ++r) {
-    init_row(&a[(size_t)r * n], r, n);
-    init_row(&b[(size_t)r * n], r, n);
+bool row_sealed(const double *row, int nx) {
+  const uint64_t h = row_hash(row, nx);
+  return std::memcmp(&row[nx], &h, sizeof h) == 0;
+}
+
+/** A slab of nr interior rows starting at global row y0 (1-based interior), two arrays with halos. */
+struct Slab {
+  int nx = 0, ny = 0, nr = 0, y0 = 0;
+  size_t W = 0;  // row stride
+  double *a = nullptr, *b = nullptr;
+  double *row(double *arr, int lr) const { return arr + (size_t)lr * W; }
+  /** Rows 0..nr+1 of both arrays: zeros, Dirichlet columns of the row's global index. */
+  void init() const {
+    for (int lr = 0; lr <= nr + 1; ++lr) {
+      const double bc = std::sin(2.0 * M_PI * (double)(y0 + lr - 1) / (double)(ny - 1));
+      for (double *arr : {a, b}) {
+        double *r = row(arr, lr);
+        std::memset(r, 0, W * sizeof(double));
+        r[0] = r[nx - 1] = bc;
+      }
+    }
   }
-  double *src = a.data(), *dst = b.data();
-  for (int k = 1; k <= p.iters; ++k) {
-    for (int r = 1; r < n - 1; ++r)
-      update_row(dst + (size_t)r * n, src + (size_t)(r - 1) * n, src + (size_t)r * n, src + (size_t)(r + 1) * n, n);
-    if (k < p.iters) std::swap(src, dst);
+};
+
+/** Halo exchange: distributed put-with-signal, or local periodic copies for the serial reference. */
+struct Exchanger {
+  bool distributed = false, corrupt = false, mpi = false;
+  MPI_Request req[4];
+  int me = 0, npes = 1;
+  std::vector<int> nr_of;
+  uint64_t *sig = nullptr;
+  uint64_t bad = 0, checked = 0;
+  double t_wait = 0;
+
+  void start(const Slab &s, double *dst, uint64_t k) {
+    const size_t nb = s.W * sizeof(double);
+    if (!distributed) {
+      std::memcpy(s.row(dst, 0), s.row(dst, s.nr), nb);
+      std::memcpy(s.row(dst, s.nr + 1), s.row(dst, 1), nb);
+      return;
+    }
+    const int up = (me + npes - 1) % npes, down = (me + 1) % npes;
+    if (mpi) {  // tag 0: a row travelling up (into the receiver's bottom halo); tag 1: down
+      MPI_Irecv(s.row(dst, s.nr + 1), (int)s.W, MPI_DOUBLE, down, 0, MPI_COMM_WORLD, &req[0]);
+      MPI_Irecv(s.row(dst, 0), (int)s.W, MPI_DOUBLE, up, 1, MPI_COMM_WORLD, &req[1]);
+      MPI_Isend(s.row(dst, 1), (int)s.W, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, &req[2]);
+      MPI_Isend(s.row(dst, s.nr), (int)s.W, MPI_DOUBLE, down, 1, MPI_COMM_WORLD, &req[3]);
+      return;
+    }
+    shmem_putmem_signal_nbi(s.row(dst, nr_of[up] + 1), s.row(dst, 1), nb, &sig[1], k, SHMEM_SIGNAL_SET, up);
+    shmem_putmem_signal_nbi(s.row(dst, 0), s.row(dst, s.nr), nb, &sig[0], k, SHMEM_SIGNAL_SET, down);
   }
-  double s = 0.0;
-  for (int r = 1; r < n - 1; ++r) s += row_diff2(dst + (size_t)r * n, src + (size_t)r * n, n);
-  *residual = std::sqrt(s);
-  return (dst == a.data()) ? a : b;
+  void finish(const Slab &s, double *dst, uint64_t k) {
+    if (distributed) {
+      const double t0 = apps::wtime();
+      if (mpi) {
+        MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
+      } else {
+        shmem_signal_wait_until(&sig[0], SHMEM_CMP_GE, k);
+        shmem_signal_wait_until(&sig[1], SHMEM_CMP_GE, k);
+        shmem_quiet();
+      }
+      t_wait += apps::wtime() - t0;
+    }
+    if (corrupt && me == 0 && k == 2) s.row(dst, 0)[s.nx / 2] += 1.0;  // debug: one wrong halo value
+    bad += !row_sealed(s.row(dst, 0), s.nx);
+    bad += !row_sealed(s.row(dst, s.nr + 1), s.nx);
+    checked += 2;
+  }
+};
+
+struct RunResult {
+  double time = 0, norm = 0;
+  int iters = 0;
+  double *final_arr = nullptr;
+};
+
+/** Iterates until niter or norm <= 1e-8. norm_sum(local) returns the global sum (a reduction or identity). */
+template <class NormSum>
+RunResult jacobi(const Params &p, const Slab &s, Exchanger &ex, NormSum norm_sum) {
+  RunResult r;
+  double *src = s.a, *dst = s.b;
+  const double t0 = apps::wtime();
+  for (int k = 1; k <= p.niter; ++k) {
+    const bool nk = k % p.nccheck == 0 || k == p.niter;
+    double d2 = update_row(s.row(dst, 1), s.row(src, 0), s.row(src, 1), s.row(src, 2), s.nx, nk);
+    if (s.nr > 1)
+      d2 += update_row(s.row(dst, s.nr), s.row(src, s.nr - 1), s.row(src, s.nr), s.row(src, s.nr + 1), s.nx, nk);
+    seal_row(s.row(dst, 1), s.nx);
+    seal_row(s.row(dst, s.nr), s.nx);
+    ex.start(s, dst, (uint64_t)k);
+    for (int lr = 2; lr < s.nr; ++lr)
+      d2 += update_row(s.row(dst, lr), s.row(src, lr - 1), s.row(src, lr), s.row(src, lr + 1), s.nx, nk);
+    ex.finish(s, dst, (uint64_t)k);
+    r.iters = k;
+    std::swap(src, dst);
+    if (nk) {
+      r.norm = std::sqrt(norm_sum(d2));
+      if (r.norm <= 1e-8) break;
+    }
+  }
+  r.time = apps::wtime() - t0;
+  r.final_arr = src;
+  return r;
 }
 
 Params parse(int argc, char **argv) {
   Params p;
-  apps::ArgParser ap(argc, argv, "[-n size] [-i iterations] [--res-every k] [--check]");
+  apps::ArgParser ap(argc, argv, "[-nx n] [-ny n] [-niter n] [-nccheck k] [-csv] [--check] [--corrupt-halo] [--mpi] "
+                                 "(each also as --nx, --ny, --niter, --nccheck, --csv)");
   for (int i = 1; i < argc; ++i) {
-    if (ap.is(i, "-n", "--size")) p.n = (int)ap.next_int(i);
-    else if (ap.is(i, "-i", "--iters")) p.iters = (int)ap.next_int(i);
-    else if (ap.is(i, nullptr, "--res-every")) p.res_every = (int)ap.next_int(i);
+    if (ap.is(i, "-nx", "--nx")) p.nx = (int)ap.next_int(i);
+    else if (ap.is(i, "-ny", "--ny")) p.ny = (int)ap.next_int(i);
+    else if (ap.is(i, "-niter", "--niter")) p.niter = (int)ap.next_int(i);
+    else if (ap.is(i, "-nccheck", "--nccheck")) p.nccheck = (int)ap.next_int(i);
+    else if (ap.is(i, "-csv", "--csv")) p.csv = true;
     else if (ap.is(i, nullptr, "--check")) p.check = true;
+    else if (ap.is(i, nullptr, "--corrupt-halo")) p.corrupt_halo = true;
+    else if (ap.is(i, nullptr, "--mpi")) p.mpi = true;
     else ap.fail(argv[i]);
   }
   return p;
+}
+
+}  // namespace
+
+namespace {
+
+/** Combines per-row hashes in global row order into one grid hash. */
+uint64_t grid_hash(const uint64_t *rows, int n) {
+  uint64_t h = 0;
+  for (int i = 0; i < n; ++i) h = apps::mix64(h ^ rows[i]);
+  return h;
+}
+
+/** PE 0 only: the serial run on the whole grid. Fills per-row hashes; returns its result. */
+RunResult serial_reference(const Params &p, std::vector<uint64_t> &hashes) {
+  Slab s;
+  s.nx = p.nx;
+  s.ny = p.ny;
+  s.nr = p.ny - 2;
+  s.y0 = 1;
+  s.W = (size_t)p.nx + 1;
+  std::vector<double> a((size_t)(s.nr + 2) * s.W), b(a.size());
+  s.a = a.data();
+  s.b = b.data();
+  s.init();
+  Exchanger ex;
+  RunResult r = jacobi(p, s, ex, [](double d2) { return d2; });
+  hashes.resize(s.nr);
+  for (int lr = 1; lr <= s.nr; ++lr) hashes[lr - 1] = row_hash(s.row(r.final_arr, lr), s.nx);
+  if (ex.bad) std::printf("stencil check: serial run: %" PRIu64 " halo checksums wrong\n", ex.bad);
+  return r;
+}
+
+/** PE 0, --check: runs the serial reference and compares every row hash and the norm with the
+ *  distributed run's. Sets *runtime_1pe to the serial run's time. */
+bool check_serial(const Params &p, const RunResult &r, const uint64_t *row_hashes, double *runtime_1pe) {
+  const int rows = p.ny - 2;
+  std::vector<uint64_t> ref;
+  const RunResult rs = serial_reference(p, ref);
+  *runtime_1pe = rs.time;
+  int diff = 0;
+  for (int i = 0; i < rows; ++i) diff += ref[i] != row_hashes[i];
+  const double rel = std::fabs(rs.norm - r.norm) / std::fmax(rs.norm, 1e-300);
+  std::printf("stencil check: %d of %d rows differ in some bit from the serial run; norm serial %.17g "
+              "distributed %.17g rel %.3g; iterations %d / %d\n", diff, rows, rs.norm, r.norm, rel, rs.iters, r.iters);
+  return diff == 0 && rel <= 1e-12 && rs.iters == r.iters;
+}
+
+struct Shared {  // symmetric scratch
+  double *red = nullptr;
+  uint64_t *h_src = nullptr, *h_all = nullptr;
+};
+
+/** Prints the summary (and the CSV line); returns 0 if the run validated. */
+int report(const Params &p, int npes, const Slab &s, const Exchanger &ex, const RunResult &r, Shared &sh,
+           double runtime_1pe) {
+  sh.red[0] = r.time;
+  sh.red[1] = ex.t_wait;
+  sh.red[2] = (double)ex.bad;
+  shmem_double_max_reduce(SHMEM_TEAM_WORLD, sh.red + 3, sh.red, 3);
+  const double t = sh.red[3], wait = sh.red[4], bad = sh.red[5];
+  if (shmem_my_pe() != 0) return bad == 0 ? 0 : 1;
+  const double pts = (double)(p.nx - 2) * (p.ny - 2);
+  std::printf("stencil: nx=%d ny=%d npes=%d rows/PE=%d..%d iterations=%d nccheck=%d variant %s\n", p.nx, p.ny,
+              npes, ex.nr_of[0], ex.nr_of[npes - 1], r.iters, p.nccheck,
+              p.mpi ? "mpi (MPI_Isend/Irecv halos, MPI_Allreduce norm)" : "put_signal (shmem_putmem_signal_nbi)");
+  std::printf("stencil: norm %.15e  grid hash %016" PRIx64 " (same for every PE count)\n", r.norm,
+              grid_hash(sh.h_all, p.ny - 2));
+  std::printf("stencil: %.4f s  %.4f ms/iteration  %.2f GB/s (16 B per point per iteration)  max wait %.4f s\n", t,
+              t * 1e3 / r.iters, 16.0 * pts * r.iters / t * 1e-9, wait);
+  if (runtime_1pe > 0)
+    std::printf("stencil: 1-PE runtime %.4f s, parallel efficiency %.1f%%\n", runtime_1pe,
+                100.0 * runtime_1pe / (npes * t));
+  std::printf("stencil: halo checksums verified every iteration: %.0f wrong -> validation %s\n", bad,
+              bad == 0 ? "ok" : "FAILED");
+  if (p.csv)
+    std::printf("type, nx, ny, niter, nccheck, npes, variant, runtime, runtime_1pe\njacobi, %d, %d, %d, %d, %d, "
+                "%s, %.6f, %.6f\n", p.nx, p.ny, r.iters, p.nccheck, npes, p.mpi ? "mpi" : "put_signal", t, runtime_1pe);
+  (void)s;
+  return bad == 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -99,130 +296,72 @@ int main(int argc, char **argv) {
   shmem_init();
   const int me = shmem_my_pe(), npes = shmem_n_pes();
   const Params p = parse(argc, argv);
-  if (p.n < 3 || p.n < npes || p.iters < 1 || p.res_every < 0) {
-    if (me == 0) std::fprintf(stderr, "stencil: need n >= 3, n >= npes (%d), iterations >= 1\n", npes);
+  if (p.nx < 3 || p.ny - 2 < npes || p.niter < 1 || p.nccheck < 1) {
+    if (me == 0) std::fprintf(stderr, "stencil: need nx >= 3, ny - 2 >= npes (%d), niter >= 1, nccheck >= 1\n", npes);
     shmem_finalize();
     return 2;
   }
-  const int n = p.n;
-  std::vector<int> nr_of(npes);
-  int r0 = 0;
+  Exchanger ex;
+  ex.distributed = true;
+  ex.corrupt = p.corrupt_halo;
+  ex.mpi = p.mpi;
+  ex.me = me;
+  ex.npes = npes;
+  ex.nr_of.resize(npes);
+  Slab s;
+  s.nx = p.nx;
+  s.ny = p.ny;
+  s.W = (size_t)p.nx + 1;
+  s.y0 = 1;
+  const int rows = p.ny - 2;
   for (int q = 0; q < npes; ++q) {
-    nr_of[q] = n / npes + (q < n % npes ? 1 : 0);
-    if (q < me) r0 += nr_of[q];
+    ex.nr_of[q] = rows / npes + (q >= npes - rows % npes ? 1 : 0);
+    if (q < me) s.y0 += ex.nr_of[q];
   }
-  const int nr = nr_of[me], nrmax = nr_of[0];
-  const int up = me > 0 ? me - 1 : -1, down = me < npes - 1 ? me + 1 : -1;
-  const size_t rowb = (size_t)n * sizeof(double), arr = (size_t)(nrmax + 2) * n;
-
-  double *A = static_cast<double *>(shmem_malloc(arr * sizeof(double)));
-  double *B = static_cast<double *>(shmem_malloc(arr * sizeof(double)));
-  uint64_t *sig = static_cast<uint64_t *>(shmem_calloc(2, sizeof(uint64_t)));
-  double *red = static_cast<double *>(shmem_malloc(8 * sizeof(double)));
-  if (!A || !B || !sig || !red) {
-    std::fprintf(stderr, "stencil: PE %d: shmem_malloc of 2 x %zu bytes failed (raise GSHMEM_SYMMETRIC_SIZE)\n",
-                 me, arr * sizeof(double));
+  s.nr = ex.nr_of[me];
+  const size_t arr = (size_t)(ex.nr_of[npes - 1] + 2) * s.W;
+  s.a = static_cast<double *>(shmem_malloc(arr * sizeof(double)));
+  s.b = static_cast<double *>(shmem_malloc(arr * sizeof(double)));
+  ex.sig = static_cast<uint64_t *>(shmem_calloc(2, sizeof(uint64_t)));
+  Shared sh;
+  sh.red = static_cast<double *>(shmem_malloc(8 * sizeof(double)));
+  sh.h_src = static_cast<uint64_t *>(shmem_malloc((size_t)ex.nr_of[npes - 1] * sizeof(uint64_t)));
+  sh.h_all = static_cast<uint64_t *>(shmem_malloc((size_t)rows * sizeof(uint64_t)));
+  if (!s.a || !s.b || !ex.sig || !sh.red || !sh.h_src || !sh.h_all) {
+    std::fprintf(stderr, "stencil: PE %d: shmem_malloc of 2 x %zu bytes failed (raise GSHMEM_SYMMETRIC_SIZE)\n", me,
+                 arr * sizeof(double));
     shmem_global_exit(1);
   }
-  // Rows 0..nr+1 of both arrays; halos outside the grid stay unused.
-  for (int lr = 0; lr <= nr + 1; ++lr) {
-    const int g = r0 + lr - 1;
-    if (g < 0 || g >= n) continue;
-    init_row(A + (size_t)lr * n, g, n);
-    init_row(B + (size_t)lr * n, g, n);
-  }
-  // Local row lr is updated iff its global row is interior.
-  auto interior = [&](int lr) { const int g = r0 + lr - 1; return g > 0 && g < n - 1; };
-  auto step_rows = [&](double *dst, const double *src, int lr) {
-    if (interior(lr))
-      update_row(dst + (size_t)lr * n, src + (size_t)(lr - 1) * n, src + (size_t)lr * n, src + (size_t)(lr + 1) * n, n);
-  };
-  auto local_diff2 = [&](const double *a, const double *b) {
-    double s = 0.0;
-    for (int lr = 1; lr <= nr; ++lr)
-      if (interior(lr)) s += row_diff2(a + (size_t)lr * n, b + (size_t)lr * n, n);
-    return s;
-  };
-  shmem_barrier_all();  // everyone's signals are zero and arrays initialized before the first put
-
-  double t_wait = 0.0, residual = 0.0;
-  uint64_t bytes = 0;
-  double *src = A, *dst = B;
-  const double t0 = apps::wtime();
-  for (int k = 1; k <= p.iters; ++k) {
-    step_rows(dst, src, 1);
-    if (nr > 1) step_rows(dst, src, nr);
-    if (up >= 0) {
-      shmem_putmem_signal_nbi(dst + (size_t)(nr_of[up] + 1) * n, dst + n, rowb, &sig[1], (uint64_t)k,
-                              SHMEM_SIGNAL_SET, up);
-      bytes += rowb;
+  s.init();
+  shmem_barrier_all();  // every PE's signals are zero and arrays initialized before the first put
+  const RunResult r = jacobi(p, s, ex, [&](double d2) {
+    if (p.mpi) {
+      double sum = 0;
+      MPI_Allreduce(&d2, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+      return sum;
     }
-    if (down >= 0) {
-      shmem_putmem_signal_nbi(dst, dst + (size_t)nr * n, rowb, &sig[0], (uint64_t)k, SHMEM_SIGNAL_SET, down);
-      bytes += rowb;
-    }
-    for (int lr = 2; lr < nr; ++lr) step_rows(dst, src, lr);
-    const double tw = apps::wtime();
-    if (up >= 0) shmem_signal_wait_until(&sig[0], SHMEM_CMP_GE, (uint64_t)k);
-    if (down >= 0) shmem_signal_wait_until(&sig[1], SHMEM_CMP_GE, (uint64_t)k);
-    shmem_quiet();
-    t_wait += apps::wtime() - tw;
-    if (k == p.iters || (p.res_every > 0 && k % p.res_every == 0)) {
-      red[0] = local_diff2(dst, src);
-      shmem_double_sum_reduce(SHMEM_TEAM_WORLD, red + 1, red, 1);
-      residual = std::sqrt(red[1]);
-      if (me == 0 && k != p.iters) std::printf("stencil: iteration %d residual %.6e\n", k, residual);
-    }
-    if (k < p.iters) std::swap(src, dst);
-  }
-  const double t = apps::wtime() - t0;
-
-  red[0] = t;
-  red[1] = t_wait;
-  shmem_double_max_reduce(SHMEM_TEAM_WORLD, red + 2, red, 2);
-  const double tmax = red[2], wmax = red[3];
-  red[0] = (double)bytes;
-  shmem_double_sum_reduce(SHMEM_TEAM_WORLD, red + 1, red, 1);
-  const double bytes_all = red[1];
-  if (me == 0) {
-    const double lups = (double)(n - 2) * (n - 2) * p.iters;
-    std::printf("stencil: n=%d npes=%d rows/PE=%d..%d iterations=%d\n", n, npes, nr_of[npes - 1], nrmax, p.iters);
-    std::printf("stencil: final residual %.15e\n", residual);
-    std::printf("stencil: time %.4f s  %.1f MLUP/s  halo %.3f GB/s aggregate  max wait %.4f s\n", tmax,
-                lups / tmax * 1e-6, bytes_all / tmax * 1e-9, wmax);
-  }
-
-  int rc = 0;
+    sh.red[0] = d2;
+    shmem_double_sum_reduce(SHMEM_TEAM_WORLD, sh.red + 1, sh.red, 1);
+    return sh.red[1];
+  });
+  for (int lr = 1; lr <= s.nr; ++lr) sh.h_src[lr - 1] = row_hash(s.row(r.final_arr, lr), s.nx);
+  shmem_uint64_collect(SHMEM_TEAM_WORLD, sh.h_all, sh.h_src, s.nr);
+  double runtime_1pe = 0;
+  const bool ok = !(p.check && me == 0) || check_serial(p, r, sh.h_all, &runtime_1pe);
+  int rc = report(p, npes, s, ex, r, sh, runtime_1pe);
   if (p.check) {
-    double sres = 0.0;
-    const std::vector<double> ref = serial_jacobi(p, &sres);
-    double maxdiff = 0.0, mism = 0.0;
-    for (int lr = 1; lr <= nr; ++lr) {
-      const double *mine = dst + (size_t)lr * n, *want = &ref[(size_t)(r0 + lr - 1) * n];
-      if (std::memcmp(mine, want, rowb) != 0)
-        for (int j = 0; j < n; ++j)
-          if (mine[j] != want[j]) {
-            mism += 1;
-            maxdiff = std::fmax(maxdiff, std::fabs(mine[j] - want[j]));
-          }
-    }
-    red[0] = maxdiff;
-    red[1] = mism;
-    shmem_double_max_reduce(SHMEM_TEAM_WORLD, red + 2, red, 2);
-    const double rel = std::fabs(residual - sres) / std::fmax(sres, 1e-300);
-    if (me == 0) {
-      std::printf("stencil check: %.0f of %d x %d values differ from serial (max diff %.3g, worst PE); residual "
-                  "serial %.17g distributed %.17g rel %.3g\n", red[3], n, n, red[2], sres, residual, rel);
-    }
-    const bool ok = red[3] == 0.0 && rel <= 1e-12;
-    if (me == 0) std::printf("stencil check: %s\n", ok ? "OK" : "FAILED");
-    rc = ok ? 0 : 1;
+    sh.red[0] = ok && rc == 0 ? 0.0 : 1.0;
+    shmem_double_max_reduce(SHMEM_TEAM_WORLD, sh.red + 1, sh.red, 1);
+    rc = sh.red[1] != 0 ? 1 : 0;
+    if (me == 0) std::printf("stencil check: %s\n", rc ? "FAILED" : "OK");
   }
   shmem_barrier_all();
-  shmem_free(red);
-  shmem_free(sig);
-  shmem_free(B);
-  shmem_free(A);
+  shmem_free(sh.h_all);
+  shmem_free(sh.h_src);
+  shmem_free(sh.red);
+  shmem_free(ex.sig);
+  shmem_free(s.b);
+  shmem_free(s.a);
   shmem_finalize();
   return rc;
 }

@@ -5,7 +5,8 @@
 # 2. gshmem-info and the wrappers' --showme run from the prefix
 # 3. hello.c built with the installed gshmemcc, run on 2 PEs; a program built with -fsanitize=address,undefined
 # 4. a CMake project using find_package(gshmem), run on 2 PEs; the same from a project that enables only C++
-# 5. hello.c built with pkg-config --cflags --libs gshmem
+# 5. the installed example apps run; one is built from the installed app sources with find_package(gshmem)
+# 6. hello.c built with pkg-config --cflags --libs gshmem
 set -euo pipefail
 
 build_dir=$1
@@ -140,6 +141,24 @@ step "find_package(gshmem) project that enables only C++"
 "$cmake" --build "$work/find-package-cxx" >>"$work/find-package-cxx.log" \
   || { cat "$work/find-package-cxx.log"; fail "build of the C++-only find_package project"; }
 run2 "$work/find-package-cxx/hello_cmake_cxx"
+
+step "the example apps: installed programs, and the installed sources built with find_package(gshmem)"
+for app in hsg stencil bfs; do
+  [[ -x "$prefix/${GSHMEM_INSTALL_LIBEXECDIR:-libexec}/gshmem/apps/$app" ]] || fail "apps/$app was not installed"
+done
+[[ -e "$prefix/share/gshmem/apps/common/app_util.hpp" ]] || fail "apps/common/app_util.hpp was not installed"
+out=$("${mpi[@]}" "$prefix/${GSHMEM_INSTALL_LIBEXECDIR:-libexec}/gshmem/apps/bfs" --check --scale 10 --roots 4 2>&1) \
+  || { echo "$out"; fail "the installed bfs exited with an error"; }
+grep -q "check: OK" <<<"$out" || { echo "$out"; fail "the installed bfs did not print check: OK"; }
+echo "installed bfs: check: OK on 2 PEs"
+"$cmake" -S "$prefix/share/gshmem/apps" -B "$work/apps" -DCMAKE_PREFIX_PATH="$prefix" >"$work/apps.log" \
+  || { cat "$work/apps.log"; fail "configure of the installed apps"; }
+"$cmake" --build "$work/apps" --target gshmem_app_stencil >>"$work/apps.log" \
+  || { cat "$work/apps.log"; fail "build of the installed stencil app"; }
+out=$("${mpi[@]}" "$work/apps/stencil" --check --nx 64 --ny 64 --niter 20 2>&1) \
+  || { echo "$out"; fail "the stencil built from the installed sources exited with an error"; }
+grep -q "check: OK" <<<"$out" || { echo "$out"; fail "the stencil built from the installed sources did not print check: OK"; }
+echo "stencil built from <prefix>/share/gshmem/apps with find_package(gshmem): check: OK on 2 PEs"
 
 step "pkg-config"
 if command -v pkg-config >/dev/null; then
