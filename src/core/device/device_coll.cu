@@ -37,15 +37,6 @@ __global__ void __launch_bounds__(kThreads) reduceKernel(DeviceHandle h, T* d, c
   else dev::reducePhase<kScopeBlock, Op, T>(h, d, s, n, blockIdx.x, gridDim.x);
 }
 
-/// Phases of the write-only large reductions (coll__funcs.cuh): 1 land, 2 fold, 3 spread.
-template <int Op, typename T>
-__global__ void __launch_bounds__(kThreads) largeReduceKernel(DeviceHandle h, int phase, T* d, const T* s,
-                                                              size_t slice, int scatter) {
-  if (phase == 1) dev::landPhase<kScopeBlock, T>(h, d, s, slice, scatter != 0, blockIdx.x, gridDim.x);
-  else if (phase == 2) dev::foldPhase<kScopeBlock, Op, T>(h, d, s, slice, scatter != 0, blockIdx.x, gridDim.x);
-  else dev::spreadPhase<kScopeBlock, T>(h, d, slice, blockIdx.x, gridDim.x);
-}
-
 __global__ void __launch_bounds__(kThreads) moverKernel(DeviceHandle h, int kind, void* d, const void* s, size_t n,
                                                         int root) {
   if (kind == kBroadcast) dev::broadcastPhase<kScopeBlock>(h, d, s, n, root, blockIdx.x, gridDim.x);
@@ -117,23 +108,6 @@ int reduceOnStream(const char* call, gshmem_team_t team, T* d, const T* s, std::
   const std::size_t npes = static_cast<std::size_t>(h.n_pes);
   checkRange(call, "dest", d, n * sizeof(T));
   checkRange(call, "source", s, (scatter ? n * npes : n) * sizeof(T));
-  // Large and disjoint: the write-only phases (allreduce with equal slices; reducescatter between 2 PEs).
-  const std::size_t dbytes = n * sizeof(T), sbytes = (scatter ? n * npes : n) * sizeof(T);
-  const bool disjoint = reinterpret_cast<const char*>(d) + dbytes <= reinterpret_cast<const char*>(s) ||
-                        reinterpret_cast<const char*>(s) + sbytes <= reinterpret_cast<const char*>(d);
-  const bool write_only = disjoint && n * sizeof(T) > deviceCollSlotBytes(h.n_pes) &&
-                          (scatter ? npes == 2 : n % npes == 0);
-  if (write_only) {
-    const std::size_t slice = scatter ? n : n / npes;
-    const unsigned blocks = blocksFor(slice * sizeof(T) * (npes - 1));
-    for (int phase = 1; phase <= (scatter ? 2 : 3); ++phase) {
-      syncKernel<<<1, 1, 0, st>>>(h, 0);
-      largeReduceKernel<Op, T><<<blocks, kThreads, 0, st>>>(h, phase, d, s, slice, scatter ? 1 : 0);
-    }
-    if (!scatter) syncKernel<<<1, 1, 0, st>>>(h, 0);
-    checkLaunch(call);
-    return 0;
-  }
   return run<Op, T>(call, h, scatter ? dev::kCollReducescatter : dev::kCollReduce, d, s, n * sizeof(T), 0, st,
                     [&](unsigned blocks) {
                       reduceKernel<Op, T><<<blocks, kThreads, 0, st>>>(h, d, s, n, scatter ? 1 : 0);

@@ -153,59 +153,6 @@ GSHMEM_DEVICE_INLINE void reducescatterPhase(const DeviceHandle& h, T* dest, con
                                 detail::groupSize<S>());
 }
 
-// Write-only reductions for large stream calls (device_coll.cu picks them): instead of reading peers' sources over
-// the links, each PE pushes every other PE's share of its source into that PE's dest, which serves as the landing
-// area, and reduces locally. Allreduce: dest is cut in n equal slices (nreduce a multiple of n); PE q's share of
-// this PE's slice lands at slice q of this PE's dest (phase 1), this PE reduces its slice in place (phase 2) and
-// pushes it to every PE (phase 3); barriers separate the phases. Reducescatter (2 PEs): the peer's block lands in
-// the peer's dest (phase 1), which the peer then reduces with its own block (phase 2). dest must not overlap source.
-
-/// Phase 1: this PE's share for each other PE, into that PE's dest. `slice` items per PE; allreduce: lands at
-/// slice my_pe of the peer's dest; reducescatter: at the start of the peer's dest.
-template <int S, typename T>
-GSHMEM_DEVICE_INLINE void landPhase(const DeviceHandle& h, T* dest, const T* source, size_t slice, bool scatter,
-                                    size_t part, size_t parts) {
-  for (int k = 1; k < h.n_pes; ++k) {
-    const int q = (h.my_pe + k + static_cast<int>(part)) % h.n_pes;
-    detail::pushPart<S>(h, dest + (scatter ? 0 : static_cast<size_t>(h.my_pe) * slice), source + q * slice,
-                        slice * sizeof(T), q, part, parts);
-  }
-}
-
-/// Phase 2: this PE's slice = own share op every landed share (local memory only). Allreduce: the result is
-/// dest's slice my_pe, the landed shares dest's other slices; reducescatter: dest holds the landed share and the
-/// result.
-template <int S, int Op, typename T>
-GSHMEM_DEVICE_INLINE void foldPhase(const DeviceHandle& h, T* dest, const T* source, size_t slice, bool scatter,
-                                    size_t part, size_t parts) {
-  size_t b, e;
-  detail::ownedPart(slice, static_cast<int>(parts), static_cast<int>(part), &b, &e);
-  const size_t me = static_cast<size_t>(h.my_pe);
-  const T* own = source + me * slice;
-  T* out = dest + (scatter ? 0 : me * slice);
-  const size_t tid = detail::groupRank<S>(), nt = detail::groupSize<S>();
-  for (size_t i = b + tid; i < e; i += nt) {
-    T acc = own[i];
-    if (scatter) {
-      acc = detail::reduce2<Op, T>(acc, dest[i]);
-    } else {
-      for (int q = 0; q < h.n_pes; ++q)
-        if (q != h.my_pe) acc = detail::reduce2<Op, T>(acc, dest[static_cast<size_t>(q) * slice + i]);
-    }
-    out[i] = acc;
-  }
-}
-
-/// Phase 3 (allreduce): this PE's reduced slice to every other PE.
-template <int S, typename T>
-GSHMEM_DEVICE_INLINE void spreadPhase(const DeviceHandle& h, T* dest, size_t slice, size_t part, size_t parts) {
-  const T* mine = dest + static_cast<size_t>(h.my_pe) * slice;
-  for (int k = 1; k < h.n_pes; ++k) {
-    const int q = (h.my_pe + k + static_cast<int>(part)) % h.n_pes;
-    detail::pushPart<S>(h, dest + static_cast<size_t>(h.my_pe) * slice, mine, slice * sizeof(T), q, part, parts);
-  }
-}
-
 /// Broadcast: the root's source (n bytes) into every PE's dest; the root's own dest too, as NVSHMEM does.
 template <int S>
 GSHMEM_DEVICE_INLINE void broadcastPhase(const DeviceHandle& h, void* dest, const void* source, size_t n, int root,
