@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/runtime.hpp"
+#include "core/runtime/runtime.hpp"
 #include "gshmem/device/impl/handle__types.cuh"
 
 namespace gshmem::device {

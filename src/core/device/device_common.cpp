@@ -8,7 +8,7 @@
 #include "base/config.hpp"
 #include "core/api.hpp"
 #include "core/device/device.hpp"
-#include "core/heap_allocator.hpp"
+#include "core/memory/heap_allocator.hpp"
 #include "core/sync/agree.hpp"
 #include "shmemx.h"
 

@@ -13,7 +13,7 @@
 #include "core/protocols/mem_kind.hpp"
 #include "core/protocols/staged_pipeline.hpp"
 #include "core/protocols/staged_ucx.hpp"
-#include "core/runtime.hpp"
+#include "core/runtime/runtime.hpp"
 #include "transports/cuda_ipc/cuda_ipc.hpp"
 #include "transports/shm/shm_channel.hpp"
 

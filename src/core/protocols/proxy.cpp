@@ -21,7 +21,7 @@
 #include "core/protocols/device_path.hpp"
 #include "core/protocols/proxy_ring.hpp"
 #include "core/protocols/service_thread.hpp"
-#include "core/runtime.hpp"
+#include "core/runtime/runtime.hpp"
 
 namespace gshmem::protocols {
 

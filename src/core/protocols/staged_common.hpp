@@ -8,7 +8,7 @@
 
 #include "base/log.hpp"
 #include "base/status.hpp"
-#include "core/runtime.hpp"
+#include "core/runtime/runtime.hpp"
 #include "core/protocols/service_thread.hpp"
 
 namespace gshmem::protocols::staged {
