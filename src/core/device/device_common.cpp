@@ -43,7 +43,7 @@ void* alloc(const char* call, std::size_t size, std::size_t align, bool zero) {
   ops::requireInit(call);
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
   if (align == 0 || (align & (align - 1))) fatal(call, "alignment %zu is not a power of two", align);
-  const agree::HeapCall claim(call, agree::kDeviceHeapLine, &g_device_seq, size, align, ~uint64_t(0));
+  const agree::HeapCall claim(call, agree::kDeviceHeapLine, &g_device_seq, size, align, agree::kNotApplicable);
   void* result = nullptr;
   if (!g_alloc) {
     if (g_rt.my_pe == 0)
@@ -70,7 +70,8 @@ void free(const char* call, void* ptr) {
   ops::requireInit(call);
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
   const std::size_t off = ptr ? static_cast<std::size_t>(static_cast<char*>(ptr) - g_region.base) : ~std::size_t(0);
-  const agree::HeapCall claim(call, agree::kDeviceHeapLine, &g_device_seq, ~uint64_t(0), ~uint64_t(0), off);
+  const agree::HeapCall claim(call, agree::kDeviceHeapLine, &g_device_seq, agree::kNotApplicable,
+                              agree::kNotApplicable, off);
   barrierAll(call);  // nobody may still access the block
   claim.check();
   if (!ptr || !g_alloc) return;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/config.hpp"
+#include "base/str_format.hpp"
 #include "core/api.hpp"
 #include "core/device/device.hpp"
 #include "core/memory/symmetric_data.hpp"
@@ -36,12 +37,10 @@ InitState g_init;
 /// Format the failure reason into *err; returns `s`.
 Status fail(std::string* err, Status s, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
 Status fail(std::string* err, Status s, const char* fmt, ...) {
-  char msg[512];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  *err = strFormatV(fmt, ap);
   va_end(ap);
-  *err = msg;
   return s;
 }
 
