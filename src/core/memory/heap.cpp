@@ -39,7 +39,7 @@ std::size_t offsetOf(const char* call, void* ptr) {
   char* p = static_cast<char*>(ptr);
   std::size_t off = static_cast<std::size_t>(p - userBase());
   if (p < userBase() || allocator().sizeOf(off) == 0)
-    fatal(call, "%p was not returned by shmem_malloc/calloc/align/realloc (or was already freed)", ptr);
+    errorNotAllocated(call, ptr, "shmem_malloc/calloc/align/realloc");
   return off;
 }
 
@@ -53,7 +53,7 @@ void heapReset() {
 void* heapAlloc(const char* call, std::size_t size, std::size_t align, bool zero) {
   ops::requireInit(call);
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
-  if (align == 0 || (align & (align - 1))) fatal(call, "alignment %zu is not a power of two", align);
+  if (align == 0 || (align & (align - 1))) errorBadAlignment(call, align);
   if (align > kHeapAlign) fatal(call, "alignment %zu exceeds the heap base alignment %zu", align, kHeapAlign);
   const agree::HeapCall claim(call, agree::kHeapLine, &g_heap_seq, size, align, agree::kNotApplicable);
   void* result = nullptr;

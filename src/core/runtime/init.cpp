@@ -50,7 +50,7 @@ Status allGatherOk(const void* mine, void* all, std::size_t bytes, std::string* 
   return Status::Ok;
 }
 
-const char* g_call = "shmem_init";  ///< the API routine running the phases, for the device phase's errors
+const char* g_call = "shmem_init";  ///< the API routine running the phases, for warnings
 
 // ---- bootstrap
 Status bootstrapInit(std::string* err) {
@@ -342,11 +342,8 @@ struct Phase {
 };
 
 
-// Collective: creates the device heap only when every PE has a GPU; fatal (naming the call) on failure.
-Status devicePhase(std::string*) {
-  device::backendInit(g_call);
-  return Status::Ok;
-}
+// Collective: creates the device heap only when every PE has a GPU.
+Status devicePhase(std::string* err) { return device::backendInit(err); }
 
 const Phase kPhases[] = {
     {bootstrapInit, bootstrapFini},
