@@ -155,6 +155,14 @@ inline Status serveAmo(const char* who, Side& s, char* heap, const ChannelReques
                 static_cast<unsigned long long>(r.off), sender);
 }
 
+/// Copy chunk @p c (@p len bytes) on @p s's stream and record the event of its slot.
+inline Status copyChunk(const char* who, Side& s, int depth, void* dst, const void* src, std::size_t len,
+                        uint64_t c) {
+  GSHMEM_CUDA_TRY(who, cudaMemcpyAsync(dst, src, len, cudaMemcpyDefault, s.stream));
+  GSHMEM_CUDA_TRY(who, cudaEventRecord(s.ev[c % depth], s.stream));
+  return Status::Ok;
+}
+
 /// The producer's half of a chunk pipeline: chunks first..first+k-1 of [src, src+n) are copied on @p s's stream into
 /// the ring's slots and published in order once their copy completed. Ring:
 ///   char* slot(c)              where chunk c's copy lands
@@ -173,13 +181,9 @@ Status produceChunks(const char* who, Side& s, int depth, const char* src, std::
   while (published < k) {
     bool did = false, yes = false;
     const uint64_t room = ring.room(first + published);
-    while (issued < k && first + issued < room) {
-      GSHMEM_CUDA_TRY(who, cudaMemcpyAsync(ring.slot(first + issued), src + issued * chunk,
-                                           chunkLen(n, chunk, issued), cudaMemcpyDefault, s.stream));
-      GSHMEM_CUDA_TRY(who, cudaEventRecord(s.ev[(first + issued) % depth], s.stream));
-      ++issued;
-      did = true;
-    }
+    for (; issued < k && first + issued < room; did = true, ++issued)
+      GSHMEM_CHECK(copyChunk(who, s, depth, ring.slot(first + issued), src + issued * chunk,
+                             chunkLen(n, chunk, issued), first + issued));
     while (published < issued && ring.ready(first + published)) {
       GSHMEM_CHECK(eventDone(who, s.ev[(first + published) % depth], &yes));
       if (!yes) break;
@@ -209,13 +213,9 @@ Status consumeChunks(const char* who, Side& s, int depth, char* dst, std::size_t
   while (retired < k) {
     bool did = false, yes = false;
     const uint64_t avail = ring.available();
-    while (issued < k && first + issued < avail) {
-      GSHMEM_CUDA_TRY(who, cudaMemcpyAsync(dst + issued * chunk, ring.slot(first + issued),
-                                           chunkLen(n, chunk, issued), cudaMemcpyDefault, s.stream));
-      GSHMEM_CUDA_TRY(who, cudaEventRecord(s.ev[(first + issued) % depth], s.stream));
-      ++issued;
-      did = true;
-    }
+    for (; issued < k && first + issued < avail; did = true, ++issued)
+      GSHMEM_CHECK(copyChunk(who, s, depth, dst + issued * chunk, ring.slot(first + issued),
+                             chunkLen(n, chunk, issued), first + issued));
     while (retired < issued) {
       GSHMEM_CHECK(eventDone(who, s.ev[(first + retired) % depth], &yes));
       if (!yes) break;

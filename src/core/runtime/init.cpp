@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/config.hpp"
+#include "base/memfd.hpp"
 #include "base/str_format.hpp"
 #include "core/api.hpp"
 #include "core/device/device.hpp"
@@ -115,18 +116,8 @@ Status waitPolicyInit(std::string* err) {
 Status heapCreate(std::size_t user_bytes, LocalRegion* out) {
   g_rt.control_bytes = controlBytes(g_rt.n_pes);
   std::size_t total = g_rt.control_bytes + ((user_bytes + 4095) & ~std::size_t(4095));
-  int fd = memfd_create("gshmem-heap", MFD_CLOEXEC);
-  if (fd < 0 || fchmod(fd, 0600) != 0) {  // peers get the descriptor itself (SCM_RIGHTS): nobody opens it by path
-    GSHMEM_LOG_ERROR(MEM, "%s for the symmetric heap failed: %s", fd < 0 ? "memfd_create" : "fchmod 0600",
-                     strerror(errno));
-    if (fd >= 0) close(fd);
-    return Status::SystemError;
-  }
-  if (ftruncate(fd, static_cast<off_t>(total)) != 0) {
-    GSHMEM_LOG_ERROR(MEM, "cannot size the symmetric heap to %zu bytes: %s", total, strerror(errno));
-    close(fd);
-    return Status::NoMemory;
-  }
+  int fd = -1;
+  GSHMEM_CHECK(memfdCreate("gshmem-heap", "the symmetric heap", total, &fd));
   // Reserve kHeapAlign of slack, then map the memfd at the aligned address inside the reservation.
   void* res = mmap(nullptr, total + kHeapAlign, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (res == MAP_FAILED) {
