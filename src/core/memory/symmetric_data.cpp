@@ -3,7 +3,6 @@
 #include <elf.h>
 #include <link.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>

@@ -3,7 +3,6 @@
 #include "core/runtime/init.hpp"
 
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>

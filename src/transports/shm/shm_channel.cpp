@@ -2,7 +2,6 @@
 #include "transports/shm/shm_channel.hpp"
 
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
