@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "core/api.hpp"
+#include "core/sync/agree.hpp"
 #include "gshmem/c/types.h"
 
 namespace gshmem::coll {
@@ -36,9 +37,10 @@ void groupSync(const Group& g);
 /// Fatal unless 0 <= root < g.size.
 void checkRoot(const Group& g, int root);
 /// With GSHMEM_CHECK=2, on a team: every member makes this call (same name, same team size) with the same `a0` and
-/// `a1` (the root; all ones: none), or the job ends naming the member that does not (core/sync/agree.hpp). Costs one group sync. Call it before
-/// any early return, so a member whose arguments make the call empty still takes part. Active sets: not checked.
-void checkAgreement(const Group& g, uint64_t a0, uint64_t a1 = ~uint64_t(0));
+/// `a1` (the root; agree::kNotApplicable: none), or the job ends naming the member that does not
+/// (core/sync/agree.hpp). Costs one group sync. Call it before any early return, so a member whose arguments make
+/// the call empty still takes part. Active sets: not checked.
+void checkAgreement(const Group& g, uint64_t a0, uint64_t a1 = agree::kNotApplicable);
 
 /// pSync words used by the active-set protocols (the rest of the array is untouched).
 enum PsyncWord : int {

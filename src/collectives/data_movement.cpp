@@ -41,7 +41,7 @@ void fcollectBytes(const Group& g, void* dest, const void* source, std::size_t b
 
 void collectBytes(const Group& g, void* dest, const void* source, std::size_t bytes) {
   // Counts differ per member, so no member may skip the syncs even with nothing to send.
-  checkAgreement(g, ~uint64_t(0));  // the counts may differ
+  checkAgreement(g, agree::kNotApplicable);  // the counts may differ
   std::size_t off = exclusivePrefix(g, bytes);  // contains the first sync
   if (bytes)
     for (int k = 1; k <= g.size; ++k) {

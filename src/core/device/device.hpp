@@ -8,8 +8,9 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
-#include "core/runtime.hpp"
+#include "core/runtime/runtime.hpp"
 #include "gshmem/device/impl/handle__types.cuh"
 
 namespace gshmem::device {
@@ -22,13 +23,19 @@ struct Region {
 extern Region g_region;
 
 /// The backend (device_cuda.cpp, or device_none.cpp without CUDA). All collective ones are called on every PE.
-/// Create the heap when this PE has a GPU and GSHMEM_SYMMETRIC_SIZE_DEVICE > 0; map peers; start the proxy.
-void backendInit(const char* call);
+/// Failures come back as Status; the public call that asked turns them into its one-line error.
+/// Collective: create the heap when every PE has a GPU and GSHMEM_SYMMETRIC_SIZE_DEVICE > 0; map peers; start the
+/// proxy. On failure *err holds the one-line reason with its fix (an init phase).
+Status backendInit(std::string* err);
 void backendFinalize();
-void backendPut(const char* call, int pe, std::size_t off, const void* src, std::size_t n);
-void backendGet(const char* call, int pe, std::size_t off, void* dst, std::size_t n);
-uint64_t backendAmo(const char* call, int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value, uint64_t cond);
-void backendMemset(void* dst, int value, std::size_t n);
+/// Host-initiated operations on offset @p off of @p pe's device heap, complete when they return. A CUDA failure
+/// is logged where it happens; backendFailure() words the status for the caller's message.
+Status backendPut(int pe, std::size_t off, const void* src, std::size_t n);
+Status backendGet(int pe, std::size_t off, void* dst, std::size_t n);
+Status backendAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value, uint64_t cond, uint64_t* old);
+/// "through <route> failed: <reason>" for a failed operation on @p pe's device heap.
+std::string backendFailure(int pe, Status st);
+Status backendMemset(void* dst, int value, std::size_t n);
 /// Device address of offset `off` of PE `pe`'s heap when mapped here, else nullptr.
 void* backendPeerPtr(int pe, std::size_t off);
 /// The handle kernels use; nullptr when there is no device heap.

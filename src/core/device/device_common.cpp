@@ -8,7 +8,7 @@
 #include "base/config.hpp"
 #include "core/api.hpp"
 #include "core/device/device.hpp"
-#include "core/heap_allocator.hpp"
+#include "core/memory/heap_allocator.hpp"
 #include "core/sync/agree.hpp"
 #include "shmemx.h"
 
@@ -42,8 +42,8 @@ bool owns(const void* ptr) {
 void* alloc(const char* call, std::size_t size, std::size_t align, bool zero) {
   ops::requireInit(call);
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
-  if (align == 0 || (align & (align - 1))) fatal(call, "alignment %zu is not a power of two", align);
-  const agree::HeapCall claim(call, agree::kDeviceHeapLine, &g_device_seq, size, align, ~uint64_t(0));
+  if (align == 0 || (align & (align - 1))) errorBadAlignment(call, align);
+  const agree::HeapCall claim(call, agree::kDeviceHeapLine, &g_device_seq, size, align, agree::kNotApplicable);
   void* result = nullptr;
   if (!g_alloc) {
     if (g_rt.my_pe == 0)
@@ -58,7 +58,8 @@ void* alloc(const char* call, std::size_t size, std::size_t align, bool zero) {
               g_rt.my_pe, call, size, g_alloc->bytesFree(), g_alloc->capacity(), g_alloc->largestFree());
     } else {
       result = g_region.base + off;
-      if (zero) backendMemset(result, 0, size);
+      if (zero && isError(backendMemset(result, 0, size)))
+        fatal(call, "cannot zero the %zu bytes of device memory at %p (see the error above)", size, result);
     }
   }
   barrierAll(call);
@@ -70,11 +71,12 @@ void free(const char* call, void* ptr) {
   ops::requireInit(call);
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
   const std::size_t off = ptr ? static_cast<std::size_t>(static_cast<char*>(ptr) - g_region.base) : ~std::size_t(0);
-  const agree::HeapCall claim(call, agree::kDeviceHeapLine, &g_device_seq, ~uint64_t(0), ~uint64_t(0), off);
+  const agree::HeapCall claim(call, agree::kDeviceHeapLine, &g_device_seq, agree::kNotApplicable,
+                              agree::kNotApplicable, off);
   barrierAll(call);  // nobody may still access the block
   claim.check();
   if (!ptr || !g_alloc) return;
-  if (!g_alloc->free(off)) fatal(call, "%p was not returned by a device allocation (or was already freed)", ptr);
+  if (!g_alloc->free(off)) errorNotAllocated(call, ptr, "a device allocation");
 }
 
 void syncStates(const DeviceHandle& h, int dev) {
@@ -92,14 +94,26 @@ char* resolveCold(const char* call, const char* what, const void* addr, std::siz
   return nullptr;
 }
 
+// The edge of host calls on device memory: a failure of the backend becomes the call's one-line error.
+namespace {
+[[noreturn]] __attribute__((cold)) void deviceFailed(const char* call, const char* what, int pe, Status st) {
+  fatal(call, "%s of device memory on PE %d %s", what, pe, device::backendFailure(pe, st).c_str());
+}
+}  // namespace
+
 void devicePut(const char* call, const RemoteAddr& ra, const void* src, std::size_t n) {
-  device::backendPut(call, ra.pe, ra.offset, src, n);
+  const Status st = device::backendPut(ra.pe, ra.offset, src, n);
+  if (isError(st)) deviceFailed(call, "put", ra.pe, st);
 }
 void deviceGet(const char* call, const RemoteAddr& ra, void* dst, std::size_t n) {
-  device::backendGet(call, ra.pe, ra.offset, dst, n);
+  const Status st = device::backendGet(ra.pe, ra.offset, dst, n);
+  if (isError(st)) deviceFailed(call, "get", ra.pe, st);
 }
 uint64_t deviceAmo(const char* call, const RemoteAddr& ra, AmoOp op, unsigned size, uint64_t value, uint64_t cond) {
-  return device::backendAmo(call, ra.pe, ra.offset, op, size, value, cond);
+  uint64_t old = 0;
+  const Status st = device::backendAmo(ra.pe, ra.offset, op, size, value, cond, &old);
+  if (isError(st)) deviceFailed(call, "atomic", ra.pe, st);
+  return old;
 }
 
 }  // namespace gshmem

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/config.hpp"
+#include "base/cuda_check.hpp"
 #include "core/api.hpp"
 #include "core/device/device.hpp"
 #include "core/device/device_kernels.hpp"
@@ -41,18 +42,10 @@ struct State {
 };
 State g;
 
-#define DEV_CHECK(call, expr)                                                                        \
-  do {                                                                                               \
-    cudaError_t e_ = (expr);                                                                         \
-    if (e_ != cudaSuccess) fatal(call, "%s failed: %s", #expr, cudaGetErrorString(e_));              \
-  } while (0)
+constexpr const char* kWho = "device heap";
 
-void check(const char* call, const char* what, int pe, Status st) {
-  if (isError(st) && !protocols::serviceExiting())  // at exit a peer may be gone: the request is dropped
-    fatal(call, "%s of device memory on PE %d through %s failed: %s", what, pe, protocols::deviceRoute(pe),
-          st == Status::Unsupported ? "no transport reaches its device heap (it is on another node and this build has "
-                                      "no UCX)" : statusString(st));
-}
+/// Once the process is exiting a peer may be gone: a failed operation is dropped rather than reported.
+Status droppedAtExit(Status st) { return isError(st) && protocols::serviceExiting() ? Status::Ok : st; }
 
 uint64_t g_epochs = 0;  // inits so far in this process
 
@@ -65,20 +58,33 @@ struct Lane {
 };
 thread_local Lane t_lane;
 
-Lane& lane(const char* call) {
-  if (t_lane.epoch == g.epoch) return t_lane;
+/// The calling thread's lane, made on its first call after init. A CUDA failure is logged and returned.
+Status lane(Lane** out) {
+  if (t_lane.epoch == g.epoch) {
+    *out = &t_lane;
+    return Status::Ok;
+  }
   std::lock_guard<std::mutex> lk(g.lanes_lock);
   int prev = -1;
   cudaGetDevice(&prev);
-  DEV_CHECK(call, cudaSetDevice(g.dev));  // the stream belongs to the heap's GPU, whatever this thread uses
+  struct Restore {  // the stream belongs to the heap's GPU, whatever this thread uses: give the thread its own back
+    int prev;
+    ~Restore() {
+      if (prev >= 0 && prev != g.dev) cudaSetDevice(prev);
+    }
+  } restore{prev};
+  GSHMEM_CUDA_TRY(kWho, cudaSetDevice(g.dev));
   Lane fresh;
-  DEV_CHECK(call, cudaStreamCreateWithFlags(&fresh.stream, cudaStreamNonBlocking));
-  DEV_CHECK(call, cudaHostAlloc(&fresh.result, 64, cudaHostAllocPortable));
-  if (prev >= 0 && prev != g.dev) cudaSetDevice(prev);
+  GSHMEM_CUDA_TRY(kWho, cudaStreamCreateWithFlags(&fresh.stream, cudaStreamNonBlocking));
+  if (cudaError_t e = cudaHostAlloc(&fresh.result, 64, cudaHostAllocPortable); e != cudaSuccess) {
+    cudaStreamDestroy(fresh.stream);
+    return cudaFailed(kWho, "cudaHostAlloc of a lane's atomic result", e);
+  }
   fresh.epoch = g.epoch;
   t_lane = fresh;
   g.lanes.emplace_back(fresh.stream, fresh.result);
-  return t_lane;
+  *out = &t_lane;
+  return Status::Ok;
 }
 
 /// At finalize: free every lane's CUDA objects (their threads may be gone: only the recorded objects are touched).
@@ -95,72 +101,82 @@ void lanesFree() {
 
 // The proxy's way to the PEs (protocols::ProxyTarget), through the dispatch site: a mapped peer by the copy
 // engine, left ordered on the proxy's stream (the proxy synchronizes it before it retires the request); any other
-// peer by the staged protocol, complete when it returns. Errors are fatal, as the GPU cannot be told.
-const char* const kProxyCall = "gshmem proxy";
+// peer by the staged protocol, complete when it returns. A failure goes back to the proxy, which reports it.
+Status proxyPut(int pe, std::size_t off, const void* src, std::size_t n, cudaStream_t s, bool* queued) {
+  *queued = true;
+  return protocols::deviceRma(pe, off, const_cast<void*>(src), n, Direction::Put, s, false,
+                              protocols::Initiator::Proxy);
+}
+Status proxyGet(int pe, std::size_t off, void* dst, std::size_t n, cudaStream_t s, bool* queued) {
+  *queued = true;
+  return protocols::deviceRma(pe, off, dst, n, Direction::Get, s, false, protocols::Initiator::Proxy);
+}
+Status proxyAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t v, uint64_t c, uint64_t* old) {
+  Lane* l = nullptr;
+  GSHMEM_CHECK(lane(&l));  // the proxy thread's own stream and pinned result
+  return protocols::deviceAmo(pe, off, op, size, v, c, l->stream, l->result, old);
+}
+const char* proxyRoute(int pe) { return protocols::deviceRoute(pe); }
 
-bool proxyPut(int pe, std::size_t off, const void* src, std::size_t n, cudaStream_t s) {
-  check(kProxyCall, "put", pe, protocols::deviceRma(pe, off, const_cast<void*>(src), n, Direction::Put, s, false,
-                                                    protocols::Initiator::Proxy));
-  return true;
-}
-bool proxyGet(int pe, std::size_t off, void* dst, std::size_t n, cudaStream_t s) {
-  check(kProxyCall, "get", pe,
-        protocols::deviceRma(pe, off, dst, n, Direction::Get, s, false, protocols::Initiator::Proxy));
-  return true;
-}
-uint64_t proxyAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t v, uint64_t c) {
-  Lane& l = lane(kProxyCall);  // the proxy thread's own stream and pinned result
-  uint64_t old = 0;
-  check(kProxyCall, "atomic", pe, protocols::deviceAmo(pe, off, op, size, v, c, l.stream, l.result, &old));
-  return old;
-}
-
-void proxyStart(const char* call) {
+Status proxyStart(std::string* err) {
   g.proxy_on = true;
-  protocols::proxyStart(call, g.dev, g.total, protocols::ProxyTarget{proxyPut, proxyGet, proxyAmo}, &g.handle.ring);
+  return protocols::proxyStart(g.dev, g.total, protocols::ProxyTarget{proxyPut, proxyGet, proxyAmo, proxyRoute},
+                               &g.handle.ring, err);
 }
 
-/// Every PE has a GPU and asks for a device heap (collective); false: no device heap anywhere.
-bool everyPeWantsHeap(const char* call, int ndev) {
-  int want = (ndev > 0 && params().SYMMETRIC_SIZE_DEVICE > 0) ? 1 : 0;
+/// Collective: *want = every PE has a GPU and asks for a device heap (false: no device heap anywhere).
+Status everyPeWantsHeap(int ndev, bool* want, std::string* err) {
+  int mine = (ndev > 0 && params().SYMMETRIC_SIZE_DEVICE > 0) ? 1 : 0;
   std::vector<int> wants(g_rt.n_pes);
-  if (isError(g_rt.bootstrap->allGather(&want, wants.data(), sizeof want))) fatal(call, "bootstrap allgather failed");
+  if (isError(g_rt.bootstrap->allGather(&mine, wants.data(), sizeof mine))) {
+    *err = "bootstrap allgather failed (device heap)";
+    return Status::RemoteError;
+  }
+  *want = mine != 0;
   for (int w : wants)
-    if (w != want || !want) {
-      if (w != want && g_rt.my_pe == 0)
+    if (w != mine) {
+      if (g_rt.my_pe == 0)
         GSHMEM_LOG_WARN(INIT, "some PEs have no GPU (or GSHMEM_SYMMETRIC_SIZE_DEVICE=0): no device heap anywhere");
-      return false;
+      *want = false;
     }
-  return true;
+  return Status::Ok;
 }
 
 /// Allocate this PE's heap (user part + DeviceSync area) on its GPU.
-void heapCreate(const char* call, int ndev) {
+Status heapCreate(int ndev, std::string* err) {
   const Params& p = params();
   const int n = g_rt.n_pes, me = g_rt.my_pe;
   int local = 0;
   for (int pe = 0; pe < me; ++pe) local += g_rt.node_of[pe] == g_rt.node_of[me];
   g.dev = p.DEVICE >= 0 ? static_cast<int>(p.DEVICE) : local % ndev;
-  if (g.dev >= ndev) fatal(call, "GSHMEM_DEVICE=%d but only %d CUDA devices are visible", g.dev, ndev);
-  DEV_CHECK(call, cudaSetDevice(g.dev));
+  if (g.dev >= ndev) {
+    *err = strFormat("GSHMEM_DEVICE=%d but only %d CUDA devices are visible", g.dev, ndev);
+    return Status::InvalidArgument;
+  }
+  GSHMEM_CUDA_TRY_WHY(err, cudaSetDevice(g.dev));
   g.user = (p.SYMMETRIC_SIZE_DEVICE + 4095) & ~std::size_t(4095);
   const std::size_t sync_bytes = deviceSyncBytes(n);
   g.total = g.user + sync_bytes;
-  if (cudaMalloc(&g.base, g.total) != cudaSuccess)
-    fatal(call, "cannot allocate the %s device symmetric heap on GPU %d; lower GSHMEM_SYMMETRIC_SIZE_DEVICE",
-          formatSize(p.SYMMETRIC_SIZE_DEVICE).c_str(), g.dev);
-  DEV_CHECK(call, cudaMemset(g.base + g.user, 0, sync_bytes));
+  if (cudaMalloc(&g.base, g.total) != cudaSuccess) {
+    cudaGetLastError();
+    g.base = nullptr;
+    *err = strFormat("cannot allocate the %s device symmetric heap on GPU %d; lower GSHMEM_SYMMETRIC_SIZE_DEVICE",
+                     formatSize(p.SYMMETRIC_SIZE_DEVICE).c_str(), g.dev);
+    return Status::NoMemory;
+  }
+  GSHMEM_CUDA_TRY_WHY(err, cudaMemset(g.base + g.user, 0, sync_bytes));
   g.epoch = ++g_epochs;
   // Load the library's kernels now: with CUDA lazy loading, a first launch by the proxy while a user kernel spins
   // on a proxied operation would wait for that kernel, which waits for the proxy (deadlock).
-  DEV_CHECK(call, loadKernels());
+  GSHMEM_CUDA_TRY_WHY(err, loadKernels());
+  return Status::Ok;
 }
 
 /// Fill the DeviceHandle kernels use and push it to every registered translation unit.
-void handleBuild(const char* call, const uint64_t ce_min[3]) {
+Status handleBuild(const uint64_t ce_min[3], std::string* err) {
   const int n = g_rt.n_pes;
-  DEV_CHECK(call, cudaMalloc(&g.d_peer, sizeof(char*) * n));
-  DEV_CHECK(call, cudaMemcpy(g.d_peer, g.peer.data(), sizeof(char*) * n, cudaMemcpyHostToDevice));
+  GSHMEM_CUDA_TRY_WHY(err, cudaMalloc(&g.d_peer, sizeof(char*) * n));
+  GSHMEM_CUDA_TRY_WHY(err, cudaMemcpy(g.d_peer, g.peer.data(), sizeof(char*) * n, cudaMemcpyHostToDevice));
   DeviceHandle& h = g.handle;
   h.my_pe = g_rt.my_pe;
   h.n_pes = n;
@@ -175,43 +191,55 @@ void handleBuild(const char* call, const uint64_t ce_min[3]) {
   g_region = Region{g.base, g.user};
   allocatorReset(g.user);
   syncStates(h, g.dev);
+  return Status::Ok;
+}
+
+/// Map the peers the device transports reach; *need_proxy: some peer is not mapped (the GPU posts to the proxy).
+void peersMap(bool* any_mapped, bool* need_proxy) {
+  const int n = g_rt.n_pes, me = g_rt.my_pe;
+  g.peer.assign(n, nullptr);
+  *any_mapped = *need_proxy = false;
+  for (int pe = 0; pe < n; ++pe) {
+    g.peer[pe] = protocols::devicePeerBase(pe);
+    *any_mapped = *any_mapped || (pe != me && g.peer[pe] != nullptr);
+    *need_proxy = *need_proxy || g.peer[pe] == nullptr;
+  }
 }
 
 }  // namespace
 
-void backendInit(const char* call) {
+Status backendInit(std::string* err) {
   const Params& p = params();
-  const int n = g_rt.n_pes, me = g_rt.my_pe;
   int ndev = 0;
   if (cudaGetDeviceCount(&ndev) != cudaSuccess) {
     cudaGetLastError();
     ndev = 0;
   }
-  if (!everyPeWantsHeap(call, ndev)) return;
-  heapCreate(call, ndev);
-  std::string err;
-  if (isError(protocols::deviceInit(protocols::DeviceHeapDesc{g.dev, g.base, g.total, p.P2P != 0}, &err)))
-    fatal(call, "%s", err.c_str());  // collective: cuda_ipc, the shm channel, the staged server, path tables
-  g.peer.assign(n, nullptr);
+  bool want = false;
+  GSHMEM_CHECK(everyPeWantsHeap(ndev, &want, err));
+  if (!want) return Status::Ok;
+  GSHMEM_CHECK(heapCreate(ndev, err));
+  // Collective: cuda_ipc, the shm channel, the staged server, path tables.
+  GSHMEM_CHECK(protocols::deviceInit(protocols::DeviceHeapDesc{g.dev, g.base, g.total, p.P2P != 0}, err));
   bool any_mapped = false, need_proxy = false;
-  for (int pe = 0; pe < n; ++pe) {
-    g.peer[pe] = protocols::devicePeerBase(pe);
-    any_mapped = any_mapped || (pe != me && g.peer[pe] != nullptr);
-    need_proxy = need_proxy || g.peer[pe] == nullptr;
-  }
+  peersMap(&any_mapped, &need_proxy);
   // DEVICE_CE_MIN: large device-initiated puts/gets to mapped peers through the proxy's copy engine (needs the ring).
   uint64_t ce_min[3];  // per scope; kSizeInf (~0ull) is off
   for (int k = 0; k < 3; ++k) ce_min[k] = p.DEVICE_CE_MIN[k];
   const bool ce_route = ce_min[0] != ~0ull || ce_min[1] != ~0ull || ce_min[2] != ~0ull;
   if (ce_route && any_mapped) need_proxy = true;
-  if (need_proxy) proxyStart(call);  // this PE's ring only: peers' requests are served by their staged servers
-  handleBuild(call, ce_min);
-  DEV_CHECK(call, cudaDeviceSynchronize());
-  if (isError(g_rt.bootstrap->barrier())) fatal(call, "bootstrap barrier failed");
-  if (p.INFO && me == 0)
+  if (need_proxy) GSHMEM_CHECK(proxyStart(err));  // this PE's ring only: peers' requests go to their staged servers
+  GSHMEM_CHECK(handleBuild(ce_min, err));
+  GSHMEM_CUDA_TRY_WHY(err, cudaDeviceSynchronize());
+  if (isError(g_rt.bootstrap->barrier())) {
+    *err = "bootstrap barrier failed (device heap)";
+    return Status::RemoteError;
+  }
+  if (p.INFO && g_rt.my_pe == 0)
     fprintf(stderr, "gshmem:   device heap %s per PE on GPU %d; %s\n", formatSize(p.SYMMETRIC_SIZE_DEVICE).c_str(),
             g.dev, !g.proxy_on ? "no proxy ring (every peer mapped)" : ce_route && any_mapped ?
             "proxy ring (copy-engine route and unmapped peers)" : "proxy ring (unmapped peers)");
+  return Status::Ok;
 }
 
 void backendFinalize() {
@@ -234,31 +262,41 @@ void backendFinalize() {
   allocatorReset(0);
 }
 
-void backendPut(const char* call, int pe, std::size_t off, const void* src, std::size_t n) {
-  if (!n) return;
-  cudaStream_t s = lane(call).stream;
-  check(call, "put", pe,
-        protocols::deviceRma(pe, off, const_cast<void*>(src), n, Direction::Put, s, true, protocols::Initiator::Host));
+Status backendPut(int pe, std::size_t off, const void* src, std::size_t n) {
+  if (!n) return Status::Ok;
+  Lane* l = nullptr;
+  GSHMEM_CHECK(lane(&l));
+  return droppedAtExit(protocols::deviceRma(pe, off, const_cast<void*>(src), n, Direction::Put, l->stream, true,
+                                            protocols::Initiator::Host));
 }
 
-void backendGet(const char* call, int pe, std::size_t off, void* dst, std::size_t n) {
-  if (!n) return;
-  cudaStream_t s = lane(call).stream;
-  check(call, "get", pe, protocols::deviceRma(pe, off, dst, n, Direction::Get, s, true, protocols::Initiator::Host));
+Status backendGet(int pe, std::size_t off, void* dst, std::size_t n) {
+  if (!n) return Status::Ok;
+  Lane* l = nullptr;
+  GSHMEM_CHECK(lane(&l));
+  return droppedAtExit(
+      protocols::deviceRma(pe, off, dst, n, Direction::Get, l->stream, true, protocols::Initiator::Host));
 }
 
-uint64_t backendAmo(const char* call, int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value,
-                    uint64_t cond) {
-  Lane& l = lane(call);
-  uint64_t old = 0;
-  check(call, "atomic", pe, protocols::deviceAmo(pe, off, op, size, value, cond, l.stream, l.result, &old));
-  return old;
+Status backendAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value, uint64_t cond, uint64_t* old) {
+  Lane* l = nullptr;
+  GSHMEM_CHECK(lane(&l));
+  return droppedAtExit(protocols::deviceAmo(pe, off, op, size, value, cond, l->stream, l->result, old));
 }
 
-void backendMemset(void* dst, int value, std::size_t n) {
-  cudaStream_t s = lane("gshmemx_calloc_device").stream;
-  DEV_CHECK("gshmemx_calloc_device", cudaMemsetAsync(dst, value, n, s));
-  DEV_CHECK("gshmemx_calloc_device", cudaStreamSynchronize(s));
+std::string backendFailure(int pe, Status st) {
+  return strFormat("through %s failed: %s", protocols::deviceRoute(pe),
+                   st == Status::Unsupported ? "no transport reaches its device heap (it is on another node and this "
+                                               "build has no UCX)"
+                                             : statusString(st));
+}
+
+Status backendMemset(void* dst, int value, std::size_t n) {
+  Lane* l = nullptr;
+  GSHMEM_CHECK(lane(&l));
+  GSHMEM_CUDA_TRY(kWho, cudaMemsetAsync(dst, value, n, l->stream));
+  GSHMEM_CUDA_TRY(kWho, cudaStreamSynchronize(l->stream));
+  return Status::Ok;
 }
 
 void* backendPeerPtr(int pe, std::size_t off) {

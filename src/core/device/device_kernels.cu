@@ -6,10 +6,13 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <string>
 
+#include "base/str_format.hpp"
 #include "core/device/device.hpp"
 #include "core/device/device_kernels.hpp"
 #include "core/protocols/dispatch.hpp"
+#include "core/rma/ops.hpp"
 #include "gshmem/device/api.cuh"
 #include "shmemx.h"
 
@@ -44,46 +47,68 @@ __global__ void quietKernel(DeviceHandle h) { dev::quiet(h); }
 
 __global__ void barrierKernel(DeviceHandle h, int do_quiet) { dev::barrierAll(h, do_quiet != 0); }
 
+// Validation of the public calls' arguments: each failure is the call's one-line error (core/runtime/errors.cpp).
 const DeviceHandle& handleFor(const char* call) {
   const DeviceHandle* h = backendHandle();
-  if (!h) fatal(call, "there is no device symmetric heap (no GPU, or GSHMEM_SYMMETRIC_SIZE_DEVICE=0)");
+  if (!h) errorNoDeviceHeap(call);
   return *h;
 }
-
 void checkDev(const char* call, const char* what, const void* p, size_t n) {
   size_t o = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(g_region.base);
-  if (!g_region.base || o >= g_region.size || n > g_region.size - o)
-    fatal(call, "%s %p (+%zu bytes) is not in the device symmetric heap; allocate it with gshmemx_malloc_device", what,
-          p, n);
+  if (!g_region.base || o >= g_region.size || n > g_region.size - o) errorNotInDeviceHeap(call, what, p, n);
 }
 void checkSig(const char* call, const uint64_t* sig) {
   checkDev(call, "sig_addr", sig, 8);
-  if (reinterpret_cast<uintptr_t>(sig) % 8) fatal(call, "sig_addr %p is not 8-byte aligned", static_cast<const void*>(sig));
+  if (reinterpret_cast<uintptr_t>(sig) % 8) ops::errorMisaligned(call, sig, 8);
 }
 void checkPe(const char* call, int pe) {
   if (static_cast<unsigned>(pe) >= static_cast<unsigned>(g_rt.n_pes)) errorBadPe(call, pe, g_rt.n_pes);
 }
-void checkLaunch(const char* call) {
-  cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) fatal(call, "kernel launch failed: %s", cudaGetErrorString(e));
+
+/// Whether the kernel launch just made on this thread was accepted; *why says why not.
+Status launched(std::string* why) {
+  const cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess) return Status::Ok;
+  *why = strFormat("kernel launch failed: %s", cudaGetErrorString(e));
+  return Status::SystemError;
 }
-void rmaOnStream(const char* call, void* dst, const void* src, size_t n, int pe, cudaStream_t s, bool get) {
-  const DeviceHandle& h = handleFor(call);
-  checkPe(call, pe);
-  checkDev(call, get ? "source" : "dest", get ? src : dst, n);
-  if (n == 0) return;
+
+/// The one place where a stream-ordered call's failure becomes its one-line error.
+[[noreturn]] __attribute__((cold)) void onStreamFailed(const char* call, const std::string& why) {
+  fatal(call, "%s", why.c_str());
+}
+void checkLaunch(const char* call) {
+  std::string why;
+  if (isError(launched(&why))) onStreamFailed(call, why);
+}
+
+/// A put or get of @p n bytes with PE @p pe's device heap, in the order of @p s. Arguments already validated.
+Status rmaOnStream(const DeviceHandle& h, void* dst, const void* src, size_t n, int pe, cudaStream_t s, bool get,
+                   std::string* why) {
+  if (n == 0) return Status::Ok;
   const size_t off = static_cast<const char*>(get ? src : dst) - g_region.base;
   // The dispatch site, stream-ordered: direct copies to a mapped peer are queued on the stream; the staged protocol
   // (an unmapped peer) orders itself after the stream's earlier work and completes before it returns. Only a peer
   // no host protocol reaches takes the proxy, through a one-block kernel on the stream.
   Status st = protocols::deviceRma(pe, off, get ? dst : const_cast<void*>(src), n,
                                    get ? Direction::Get : Direction::Put, s, false, protocols::Initiator::Host);
-  if (st == Status::Ok) return;
-  if (st != Status::Unsupported || backendPeerPtr(pe, off))
-    fatal(call, "%s of %zu bytes to PE %d through %s failed: %s", get ? "get" : "put", n, pe,
-          protocols::deviceRoute(pe), statusString(st));
+  if (st == Status::Ok) return st;
+  if (st != Status::Unsupported || backendPeerPtr(pe, off)) {
+    *why = strFormat("%s of %zu bytes to PE %d through %s failed: %s", get ? "get" : "put", n, pe,
+                     protocols::deviceRoute(pe), statusString(st));
+    return st;
+  }
   putKernel<<<1, kPutThreads, 0, s>>>(h, static_cast<char*>(dst), static_cast<const char*>(src), n, pe, get ? 1 : 0);
-  checkLaunch(call);
+  return launched(why);
+}
+
+/// gshmemx_putmem_on_stream and gshmemx_getmem_on_stream.
+void rmaOnStreamCall(const char* call, void* dst, const void* src, size_t n, int pe, cudaStream_t s, bool get) {
+  const DeviceHandle& h = handleFor(call);
+  checkPe(call, pe);
+  checkDev(call, get ? "source" : "dest", get ? src : dst, n);
+  std::string why;
+  if (isError(rmaOnStream(h, dst, src, n, pe, s, get, &why))) onStreamFailed(call, why);
 }
 
 }  // namespace
@@ -109,11 +134,11 @@ using namespace gshmem::device;
 extern "C" {
 
 void gshmemx_putmem_on_stream(void* dest, const void* source, size_t nbytes, int pe, cudaStream_t stream) {
-  rmaOnStream("gshmemx_putmem_on_stream", dest, source, nbytes, pe, stream, false);
+  rmaOnStreamCall("gshmemx_putmem_on_stream", dest, source, nbytes, pe, stream, false);
 }
 
 void gshmemx_getmem_on_stream(void* dest, const void* source, size_t nbytes, int pe, cudaStream_t stream) {
-  rmaOnStream("gshmemx_getmem_on_stream", dest, source, nbytes, pe, stream, true);
+  rmaOnStreamCall("gshmemx_getmem_on_stream", dest, source, nbytes, pe, stream, true);
 }
 
 void gshmemx_putmem_signal_on_stream(void* dest, const void* source, size_t nbytes, uint64_t* sig_addr,
@@ -123,10 +148,11 @@ void gshmemx_putmem_signal_on_stream(void* dest, const void* source, size_t nbyt
   checkPe(call, pe);
   checkDev(call, "dest", dest, nbytes);
   checkSig(call, sig_addr);
-  if (sig_op != GSHMEM_SIGNAL_SET && sig_op != GSHMEM_SIGNAL_ADD) fatal(call, "signal operation %d is not SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD", sig_op);
+  if (sig_op != GSHMEM_SIGNAL_SET && sig_op != GSHMEM_SIGNAL_ADD) ops::errorBadSignalOp(call, sig_op);
   const size_t off = static_cast<char*>(dest) - g_region.base;
   if (backendPeerPtr(pe, off)) {  // the dispatched copy, then the signal in stream order
-    rmaOnStream(call, dest, source, nbytes, pe, stream, false);
+    std::string why;
+    if (isError(rmaOnStream(h, dest, source, nbytes, pe, stream, false, &why))) onStreamFailed(call, why);
     signalKernel<<<1, 1, 0, stream>>>(h, sig_addr, signal, sig_op, pe);
   } else {
     putSignalKernel<<<1, kPutThreads, 0, stream>>>(h, static_cast<char*>(dest), static_cast<const char*>(source),
@@ -139,7 +165,7 @@ void gshmemx_signal_wait_until_on_stream(uint64_t* sig_addr, int cmp, uint64_t c
   const char* call = "gshmemx_signal_wait_until_on_stream";
   handleFor(call);
   checkSig(call, sig_addr);
-  if (cmp < GSHMEM_CMP_EQ || cmp > GSHMEM_CMP_LE) fatal(call, "comparison %d is not one of SHMEM_CMP_EQ/NE/GT/GE/LT/LE", cmp);
+  if (cmp < GSHMEM_CMP_EQ || cmp > GSHMEM_CMP_LE) ops::errorBadCmp(call, cmp);
   waitKernel<<<1, 1, 0, stream>>>(sig_addr, cmp, cmp_value);
   checkLaunch(call);
 }

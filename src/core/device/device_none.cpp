@@ -1,18 +1,17 @@
-// The backend of a build without CUDA: no device heap, and the stream-ordered calls end the job
-// with a message naming the missing piece.
+// The backend of a build without CUDA: no device heap (every operation on one is Unsupported), and the
+// stream-ordered calls, public entry points, end the job with a message naming the missing piece.
 #include "core/device/device.hpp"
 #include "shmemx.h"
 
 namespace gshmem::device {
 
-void backendInit(const char*) {}
+Status backendInit(std::string*) { return Status::Ok; }
 void backendFinalize() {}
-void backendPut(const char* call, int, std::size_t, const void*, std::size_t) { fatal(call, "this build has no CUDA"); }
-void backendGet(const char* call, int, std::size_t, void*, std::size_t) { fatal(call, "this build has no CUDA"); }
-uint64_t backendAmo(const char* call, int, std::size_t, AmoOp, unsigned, uint64_t, uint64_t) {
-  fatal(call, "this build has no CUDA");
-}
-void backendMemset(void*, int, std::size_t) {}
+Status backendPut(int, std::size_t, const void*, std::size_t) { return Status::Unsupported; }
+Status backendGet(int, std::size_t, void*, std::size_t) { return Status::Unsupported; }
+Status backendAmo(int, std::size_t, AmoOp, unsigned, uint64_t, uint64_t, uint64_t*) { return Status::Unsupported; }
+std::string backendFailure(int, Status) { return "failed: this build has no CUDA"; }
+Status backendMemset(void*, int, std::size_t) { return Status::Unsupported; }
 void* backendPeerPtr(int, std::size_t) { return nullptr; }
 const DeviceHandle* backendHandle() { return nullptr; }
 int backendDeviceId() { return -1; }

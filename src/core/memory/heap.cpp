@@ -16,7 +16,6 @@ namespace gshmem {
 namespace {
 
 std::unique_ptr<HeapAllocator> g_alloc;
-constexpr uint64_t kNoBlock = ~uint64_t(0);  ///< the offset word of a claim that names no block
 
 char* userBase() { return g_rt.base[kRegionHeap]; }
 
@@ -40,7 +39,7 @@ std::size_t offsetOf(const char* call, void* ptr) {
   char* p = static_cast<char*>(ptr);
   std::size_t off = static_cast<std::size_t>(p - userBase());
   if (p < userBase() || allocator().sizeOf(off) == 0)
-    fatal(call, "%p was not returned by shmem_malloc/calloc/align/realloc (or was already freed)", ptr);
+    errorNotAllocated(call, ptr, "shmem_malloc/calloc/align/realloc");
   return off;
 }
 
@@ -54,9 +53,9 @@ void heapReset() {
 void* heapAlloc(const char* call, std::size_t size, std::size_t align, bool zero) {
   ops::requireInit(call);
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
-  if (align == 0 || (align & (align - 1))) fatal(call, "alignment %zu is not a power of two", align);
+  if (align == 0 || (align & (align - 1))) errorBadAlignment(call, align);
   if (align > kHeapAlign) fatal(call, "alignment %zu exceeds the heap base alignment %zu", align, kHeapAlign);
-  const agree::HeapCall claim(call, agree::kHeapLine, &g_heap_seq, size, align, kNoBlock);
+  const agree::HeapCall claim(call, agree::kHeapLine, &g_heap_seq, size, align, agree::kNotApplicable);
   void* result = nullptr;
   if (size) {
     std::size_t off = allocator().alloc(size, align);
@@ -76,8 +75,8 @@ void* heapAlloc(const char* call, std::size_t size, std::size_t align, bool zero
 void heapFree(const char* call, void* ptr) {
   ops::requireInit(call);
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
-  const uint64_t off = ptr ? offsetOf(call, ptr) : kNoBlock;
-  const agree::HeapCall claim(call, agree::kHeapLine, &g_heap_seq, kNoBlock, kNoBlock, off);
+  const uint64_t off = ptr ? offsetOf(call, ptr) : agree::kNotApplicable;
+  const agree::HeapCall claim(call, agree::kHeapLine, &g_heap_seq, agree::kNotApplicable, agree::kNotApplicable, off);
   barrierAll(call);  // nobody may still access the block
   claim.check();
   if (!ptr) return;
@@ -93,7 +92,7 @@ void* heapRealloc(const char* call, void* ptr, std::size_t size) {
     return nullptr;
   }
   std::size_t off = offsetOf(call, ptr);
-  const agree::HeapCall claim(call, agree::kHeapLine, &g_heap_seq, size, kNoBlock, off);
+  const agree::HeapCall claim(call, agree::kHeapLine, &g_heap_seq, size, agree::kNotApplicable, off);
   barrierAll(call);  // peers may still access the old block
   claim.check();
   void* result = ptr;

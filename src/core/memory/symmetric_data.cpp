@@ -3,13 +3,13 @@
 #include <elf.h>
 #include <link.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
 #include "base/log.hpp"
+#include "base/memfd.hpp"
 
 namespace gshmem {
 
@@ -72,18 +72,8 @@ Status symmetricDataCreate(LocalRegion* out) {
   uintptr_t end = (s.end + page - 1) & ~(page - 1);
   size_t len = end - begin;
 
-  int fd = memfd_create("gshmem-data", MFD_CLOEXEC);
-  if (fd < 0 || fchmod(fd, 0600) != 0) {  // peers get the descriptor itself (SCM_RIGHTS): nobody opens it by path
-    GSHMEM_LOG_ERROR(MEM, "%s for the data segment failed: %s", fd < 0 ? "memfd_create" : "fchmod 0600",
-                     strerror(errno));
-    if (fd >= 0) close(fd);
-    return Status::SystemError;
-  }
-  if (ftruncate(fd, static_cast<off_t>(len)) != 0) {
-    GSHMEM_LOG_ERROR(MEM, "ftruncate(%zu) of the data segment failed: %s", len, strerror(errno));
-    close(fd);
-    return Status::SystemError;
-  }
+  int fd = -1;
+  if (isError(memfdCreate("gshmem-data", "the data segment", len, &fd))) return Status::SystemError;
   void* tmp = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (tmp == MAP_FAILED) {
     GSHMEM_LOG_ERROR(MEM, "mmap of the data segment copy failed: %s", strerror(errno));

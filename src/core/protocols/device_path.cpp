@@ -12,7 +12,7 @@
 #include "base/config.hpp"
 #include "base/log.hpp"
 #include "base/topology/topology.hpp"
-#include "core/runtime.hpp"
+#include "core/runtime/runtime.hpp"
 
 namespace gshmem::protocols {
 

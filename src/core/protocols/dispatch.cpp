@@ -8,12 +8,13 @@
 #include <vector>
 
 #include "base/config.hpp"
+#include "base/cuda_check.hpp"
 #include "core/protocols/device_path.hpp"
 #include "core/protocols/kernels.hpp"
 #include "core/protocols/mem_kind.hpp"
 #include "core/protocols/staged_pipeline.hpp"
 #include "core/protocols/staged_ucx.hpp"
-#include "core/runtime.hpp"
+#include "core/runtime/runtime.hpp"
 #include "transports/cuda_ipc/cuda_ipc.hpp"
 #include "transports/shm/shm_channel.hpp"
 
@@ -31,10 +32,7 @@ struct State {
 };
 State g;
 
-Status cudaFailed(const char* what, cudaError_t e) {
-  GSHMEM_LOG_ERROR(TRANSPORT, "%s failed: %s", what, cudaGetErrorString(e));
-  return Status::SystemError;
-}
+constexpr const char* kWho = "device dispatch";
 
 /// The direct protocols: a copy through the peer's mapping at @p peer (p2p_ce or p2p_sm).
 Status direct(ProtocolId proto, char* peer, void* local, std::size_t n, Direction d, CUstream_st* stream,
@@ -43,7 +41,7 @@ Status direct(ProtocolId proto, char* peer, void* local, std::size_t n, Directio
   void* dst = put ? static_cast<void*>(peer) : local;
   const void* src = put ? static_cast<const void*>(local) : peer;
   if (proto == ProtocolId::P2pSm) {
-    if (cudaError_t e = launchSmCopy(dst, src, n, stream); e != cudaSuccess) return cudaFailed("p2p_sm copy", e);
+    if (cudaError_t e = launchSmCopy(dst, src, n, stream); e != cudaSuccess) return cudaFailed(kWho, "p2p_sm copy", e);
   } else {
     GSHMEM_CHECK(g.ipc->copyOnStream(dst, src, n, stream));
   }
@@ -81,7 +79,7 @@ Status deviceInit(const DeviceHeapDesc& heap, std::string* err) {
   ShmChannelConfig ccfg;
   GSHMEM_CHECK(channelConfig(params(), &ccfg, err));
   *err = "cannot connect the device transports (cuda_ipc, shm channel); run with GSHMEM_LOG_LEVEL=INFO for details";
-  if (cudaError_t e = loadKernels(); e != cudaSuccess) return cudaFailed("loading the protocol kernels", e);
+  if (cudaError_t e = loadKernels(); e != cudaSuccess) return cudaFailed(kWho, "loading the protocol kernels", e);
   g.ipc = cudaIpcTransportCreate(CudaIpcConfig{heap.device, heap.p2p});
   std::vector<PeerReach> reach;
   GSHMEM_CHECK(g.ipc->connect(bs, {LocalRegion{heap.base, heap.bytes, -1, MemKind::Device}}, &reach));
@@ -169,7 +167,7 @@ Status deviceAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t valu
   if (char* peer = g.ipc->peerBase(pe)) {
     if (cudaError_t e = launchAmo(peer + off, static_cast<uint32_t>(op), size, value, cond, pinned, stream);
         e != cudaSuccess)
-      return cudaFailed("atomic kernel", e);
+      return cudaFailed(kWho, "atomic kernel", e);
     GSHMEM_CHECK(g.ipc->syncStream(stream));
     *result = *reinterpret_cast<volatile uint64_t*>(pinned);
     return Status::Ok;

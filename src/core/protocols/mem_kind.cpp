@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/runtime.hpp"
+#include "core/runtime/runtime.hpp"
 
 namespace gshmem::protocols {
 

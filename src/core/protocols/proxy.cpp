@@ -17,11 +17,12 @@
 #include <cstring>
 #include <vector>
 
+#include "base/cuda_check.hpp"
 #include "base/log.hpp"
 #include "core/protocols/device_path.hpp"
 #include "core/protocols/proxy_ring.hpp"
 #include "core/protocols/service_thread.hpp"
-#include "core/runtime.hpp"
+#include "core/runtime/runtime.hpp"
 
 namespace gshmem::protocols {
 
@@ -46,47 +47,82 @@ struct State {
 };
 State g;
 
-const char* const kCall = "gshmem proxy";
+constexpr const char* kWho = "device proxy";
 
-#define PROXY_CHECK(call, expr)                                                                      \
-  do {                                                                                               \
-    cudaError_t e_ = (expr);                                                                         \
-    if (e_ != cudaSuccess) fatal(call, "%s failed: %s", #expr, cudaGetErrorString(e_));              \
-  } while (0)
+/// The first request of a batch that failed, kept for the report.
+struct Failure {
+  Status status = Status::Ok;
+  ProxyReq req{};
+};
 
-/// Start one request. Returns whether it left work on g.stream.
-bool execute(const ProxyReq& q) {
-  if (q.pe >= g_rt.n_pes) fatal(kCall, "GPU request %u names PE %d of %d", q.op, q.pe, g_rt.n_pes);
+/// Start one request; *queued: it left work on g.stream.
+Status execute(const ProxyReq& q, bool* queued) {
+  *queued = false;
+  if (q.pe < 0 || q.pe >= g_rt.n_pes) return Status::InvalidArgument;
   unsigned long long* res = g.ring.result(q.ticket);
   switch (q.op) {
-    case kProxyPut: return g.target.put(q.pe, q.off, reinterpret_cast<const void*>(q.value), q.arg, g.stream);
+    case kProxyPut:
+      return g.target.put(q.pe, q.off, reinterpret_cast<const void*>(q.value), q.arg, g.stream, queued);
     case kProxyPutV: {
       const uint64_t v = q.value;  // pageable: the copy has read it when put returns
-      return g.target.put(q.pe, q.off, &v, q.aux + 1, g.stream);
+      return g.target.put(q.pe, q.off, &v, q.aux + 1, g.stream, queued);
     }
-    case kProxyGet: return g.target.get(q.pe, q.off, reinterpret_cast<void*>(q.value), q.arg, g.stream);
+    case kProxyGet: return g.target.get(q.pe, q.off, reinterpret_cast<void*>(q.value), q.arg, g.stream, queued);
     case kProxyGetV:
       *res = 0;
-      return g.target.get(q.pe, q.off, res, q.aux + 1, g.stream);
-    case kProxyAmo:
-      *res = g.target.amo(q.pe, q.off, static_cast<AmoOp>(q.aux & 0xf), (q.aux & 0x10) ? 8 : 4, q.value, q.arg);
-      return false;
-    default:
-      fatal(kCall, "GPU request %llu has op %u, which is not valid", static_cast<unsigned long long>(q.ticket), q.op);
+      return g.target.get(q.pe, q.off, res, q.aux + 1, g.stream, queued);
+    case kProxyAmo: {
+      uint64_t old = 0;
+      const Status st = g.target.amo(q.pe, q.off, static_cast<AmoOp>(q.aux & 0xf), (q.aux & 0x10) ? 8 : 4, q.value,
+                                     q.arg, &old);
+      *res = old;
+      return st;
+    }
+    default: return Status::InvalidArgument;
   }
 }
 
-/// Take and run what the GPU published; retire it as one batch. Returns how many requests it retired.
+/// The one line of a failed request: which request, to which PE, by which route, and why. Ends the job.
+[[noreturn]] void reportFailure(const Failure& f) {
+  static const char* const kOps[] = {"request", "put", "put", "get", "get", "atomic"};
+  const ProxyReq& q = f.req;
+  const char* op = q.op < sizeof kOps / sizeof kOps[0] ? kOps[q.op] : "request";
+  if (q.pe < 0 || q.pe >= g_rt.n_pes || q.op < kProxyPut || q.op > kProxyAmo)
+    serviceFailed(kWho, "GPU request %llu (op %u, PE %d of %d) is not valid: the ring holds a corrupt request",
+                  static_cast<unsigned long long>(q.ticket), q.op, q.pe, g_rt.n_pes);
+  serviceFailed(kWho, "GPU request %llu (%s at offset %llu of PE %d's device heap) through %s failed: %s",
+                static_cast<unsigned long long>(q.ticket), op, static_cast<unsigned long long>(q.off), q.pe,
+                g.target.route(q.pe), statusString(f.status));
+}
+
+/// Take and run what the GPU published; retire it as one batch. Returns how many requests it retired. A failed
+/// request is reported and ends the job, unless the process is exiting (a peer may be gone): then it is dropped.
+/// The one place where the proxy thread ends the job is reportFailure/serviceFailed: nothing below it does.
 unsigned drain() {
   bool pending = false;
-  const unsigned n = g.ring.take(kBatch, [&](const ProxyReq& q) { pending |= execute(q); });
+  Failure failed;
+  const unsigned n = g.ring.take(kBatch, [&](const ProxyReq& q) {
+    if (isError(failed.status)) return;  // the job ends with the first failure
+    bool queued = false;
+    const Status st = execute(q, &queued);
+    pending |= queued;
+    if (isError(st) && !serviceExiting()) failed = Failure{st, q};  // exiting: a peer may be gone, dropped
+  });
   if (n == 0) return 0;
-  if (pending) PROXY_CHECK(kCall, cudaStreamSynchronize(g.stream));
+  if (pending) {
+    const cudaError_t e = cudaStreamSynchronize(g.stream);
+    if (e != cudaSuccess && !isError(failed.status))
+      serviceFailed(kWho, "the copies of GPU requests up to %llu failed: %s",
+                    static_cast<unsigned long long>(g.ring.tail()), cudaGetErrorString(e));
+  }
+  if (isError(failed.status)) reportFailure(failed);
   g.ring.retire();
   if (g.ring.tail() - g.seen_at >= kSeenPeriod) {
     g.seen_at = g.ring.tail();
-    PROXY_CHECK(kCall, cudaMemcpyAsync(g.d_words + 8, g.done, sizeof(unsigned long long), cudaMemcpyHostToDevice,
-                                       g.seen_stream));
+    const cudaError_t e = cudaMemcpyAsync(g.d_words + 8, g.done, sizeof(unsigned long long), cudaMemcpyHostToDevice,
+                                          g.seen_stream);
+    if (e != cudaSuccess && !serviceExiting())
+      serviceFailed(kWho, "cannot refresh the GPU's copy of the ring position: %s", cudaGetErrorString(e));
   }
   return n;
 }
@@ -124,31 +160,35 @@ void proxyMain() {
 
 }  // namespace
 
-void proxyStart(const char* call, int device, std::size_t heap_bytes, const ProxyTarget& target, ProxyRing* ring) {
-  if (g_rt.n_pes > (1 << kProxyPeBits))
-    fatal(call, "the device proxy addresses at most %d PEs, this job has %d; run with GSHMEM_P2P=1 on fewer PEs",
-          1 << kProxyPeBits, g_rt.n_pes);
-  if (heap_bytes > (uint64_t(1) << kProxyOffsetBits))
-    fatal(call, "the device proxy reaches device heaps up to %llu GiB; lower GSHMEM_SYMMETRIC_SIZE_DEVICE",
-          static_cast<unsigned long long>((uint64_t(1) << kProxyOffsetBits) >> 30));
+Status proxyStart(int device, std::size_t heap_bytes, const ProxyTarget& target, ProxyRing* ring, std::string* err) {
+  if (g_rt.n_pes > (1 << kProxyPeBits)) {
+    *err = strFormat("the device proxy addresses at most %d PEs, this job has %d; run with GSHMEM_P2P=1 on fewer PEs",
+                     1 << kProxyPeBits, g_rt.n_pes);
+    return Status::Unsupported;
+  }
+  if (heap_bytes > (uint64_t(1) << kProxyOffsetBits)) {
+    *err = strFormat("the device proxy reaches device heaps up to %llu GiB; lower GSHMEM_SYMMETRIC_SIZE_DEVICE",
+                     static_cast<unsigned long long>((uint64_t(1) << kProxyOffsetBits) >> 30));
+    return Status::Unsupported;
+  }
   g.dev = device;
   g.target = target;
   // Pinned, mapped host memory: slots, args, then `done` on a line of its own, then the results.
   const std::size_t slots = sizeof(ProxyRequest) * kRingSlots, args = sizeof(uint64_t) * kRingSlots;
   const std::size_t bytes = slots + args + 64 + sizeof(unsigned long long) * kProxyResults;
-  PROXY_CHECK(call, cudaHostAlloc(&g.host, bytes, cudaHostAllocMapped | cudaHostAllocPortable));
+  GSHMEM_CUDA_TRY_WHY(err, cudaHostAlloc(&g.host, bytes, cudaHostAllocMapped | cudaHostAllocPortable));
   std::memset(g.host, 0, bytes);
   void* d = nullptr;
-  PROXY_CHECK(call, cudaHostGetDevicePointer(&d, g.host, 0));
+  GSHMEM_CUDA_TRY_WHY(err, cudaHostGetDevicePointer(&d, g.host, 0));
   char* h = static_cast<char*>(g.host);
   char* dv = static_cast<char*>(d);
   g.done = reinterpret_cast<unsigned long long*>(h + slots + args);
   g.ring.attach(reinterpret_cast<ProxyRequest*>(h), reinterpret_cast<uint64_t*>(h + slots), kRingSlots, g.done,
                 reinterpret_cast<unsigned long long*>(h + slots + args + 64));
-  PROXY_CHECK(call, cudaMalloc(&g.d_words, 128));  // head at [0], seen at [8]: separate 64-byte lines
-  PROXY_CHECK(call, cudaMemset(g.d_words, 0, 128));
-  PROXY_CHECK(call, cudaStreamCreateWithFlags(&g.stream, cudaStreamNonBlocking));
-  PROXY_CHECK(call, cudaStreamCreateWithFlags(&g.seen_stream, cudaStreamNonBlocking));
+  GSHMEM_CUDA_TRY_WHY(err, cudaMalloc(&g.d_words, 128));  // head at [0], seen at [8]: separate 64-byte lines
+  GSHMEM_CUDA_TRY_WHY(err, cudaMemset(g.d_words, 0, 128));
+  GSHMEM_CUDA_TRY_WHY(err, cudaStreamCreateWithFlags(&g.stream, cudaStreamNonBlocking));
+  GSHMEM_CUDA_TRY_WHY(err, cudaStreamCreateWithFlags(&g.seen_stream, cudaStreamNonBlocking));
   g.seen_at = 0;
   ProxyRing& r = *ring;
   r.slots = reinterpret_cast<ProxyRequest*>(dv);
@@ -159,6 +199,7 @@ void proxyStart(const char* call, int device, std::size_t heap_bytes, const Prox
   r.seen = g.d_words + 8;
   r.nslots = kRingSlots;
   g.thread.start(proxyMain);
+  return Status::Ok;
 }
 
 void proxyStop() {

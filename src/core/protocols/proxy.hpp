@@ -9,6 +9,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "gshmem/device/impl/handle__types.cuh"
 #include "transports/transport.hpp"  // AmoOp
@@ -17,20 +18,26 @@ struct CUstream_st;
 
 namespace gshmem::protocols {
 
-/// How the proxy reaches a PE's device heap. Every function is called on the proxy thread only. put/get either
-/// complete before they return (and return false) or leave the copy ordered on @p stream (and return true; the
-/// proxy synchronizes the stream before it reports the request complete). A PE is reached one way or the other,
-/// never both. amo completes before it returns and returns the old value (0 for non-fetching operations).
+/// How the proxy reaches a PE's device heap. Every function is called on the proxy thread only and returns the
+/// operation's Status. put/get either complete before they return (*queued = false) or leave the copy ordered on
+/// @p stream (*queued = true; the proxy synchronizes the stream before it reports the request complete). A PE is
+/// reached one way or the other, never both. amo completes before it returns, with the old value in *old (0 for
+/// non-fetching operations). route names the way to a PE, for the report of a failed request.
 struct ProxyTarget {
-  bool (*put)(int pe, std::size_t off, const void* src, std::size_t n, CUstream_st* stream);
-  bool (*get)(int pe, std::size_t off, void* dst, std::size_t n, CUstream_st* stream);
-  uint64_t (*amo)(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value, uint64_t cond);
+  Status (*put)(int pe, std::size_t off, const void* src, std::size_t n, CUstream_st* stream, bool* queued);
+  Status (*get)(int pe, std::size_t off, void* dst, std::size_t n, CUstream_st* stream, bool* queued);
+  Status (*amo)(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value, uint64_t cond, uint64_t* old);
+  const char* (*route)(int pe);
 };
 
 /// Allocate the ring on GPU @p device, fill @p ring (the DeviceHandle's copy the kernels use) and start the
 /// thread. @p heap_bytes: the size of every PE's device heap (offsets the requests must carry). Not collective.
-/// Fatal (one line naming @p call) when the job is beyond the request format or CUDA refuses the ring's memory.
-void proxyStart(const char* call, int device, std::size_t heap_bytes, const ProxyTarget& target, ProxyRing* ring);
+/// Fails, with the one-line reason and its fix in *err, when the job is beyond the request format or CUDA refuses
+/// the ring's memory.
+/// A request that fails on the proxy thread cannot be returned to the GPU that posted it: the thread reports it
+/// (this PE, the request, its peer and route) and ends the job (serviceFailed, core/runtime/runtime.hpp), unless
+/// the process is already exiting, when it is dropped.
+Status proxyStart(int device, std::size_t heap_bytes, const ProxyTarget& target, ProxyRing* ring, std::string* err);
 /// Stop and join the thread, free the ring. Idempotent. A program that exits without finalize needs no call:
 /// the thread is a ServiceThread, stopped at exit without touching CUDA.
 void proxyStop();

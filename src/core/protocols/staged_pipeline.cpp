@@ -28,88 +28,60 @@ struct State {
   char* heap = nullptr;
   ShmChannel* ch = nullptr;
   std::vector<std::pair<char*, std::size_t>> reg;  // what this process registered
-  std::vector<std::unique_ptr<std::mutex>> lock;   // initiator side, per target
-  std::vector<Side> out;                           // initiator side, per target
-  std::vector<Side> in;                            // server side, per sender
+  PeerSides sides;                                 // initiator per target, server per sender
   std::vector<uint64_t> next;                      // initiator: next chunk index, per target
   uint64_t* amo_result = nullptr;                  // server: pinned old value of the atomic it applies
   ServiceThread server;  // stopped at exit when finalize does not run
 };
 State g;
 
+/// The ring of channel sender -> target in shared memory: slots and both counters are plain memory of the node.
+struct ChannelRing {
+  int target, sender;
+  std::atomic<uint64_t>& produced;
+  std::atomic<uint64_t>& consumed;
+
+  ChannelRing(int t, int s)
+      : target(t), sender(s), produced(g.ch->produced(t, s)), consumed(g.ch->consumed(t, s)) {}
+  char* slot(uint64_t c) const { return g.ch->slot(target, sender, c); }
+  // Producer: a slot is free once the consumer drained the chunk depth before it.
+  uint64_t room(uint64_t) const { return consumed.load(std::memory_order_acquire) + g.depth; }
+  bool ready(uint64_t) const { return true; }
+  Status publish(uint64_t c, std::size_t) {
+    produced.store(c + 1, std::memory_order_release);
+    return Status::Ok;
+  }
+  // Consumer.
+  uint64_t available() const { return produced.load(std::memory_order_acquire); }
+  Status release(uint64_t upto) {
+    consumed.store(upto, std::memory_order_release);
+    return Status::Ok;
+  }
+  bool idle(long* n) const { return relax(n); }
+};
+
 /// Producer on channel sender -> target: chunks first..first+k-1 of [src, src+n) into the slots.
 Status produce(Side& s, int target, int sender, const char* src, std::size_t n, uint64_t first, std::size_t chunk) {
-  std::atomic<uint64_t>& produced = g.ch->produced(target, sender);
-  std::atomic<uint64_t>& consumed = g.ch->consumed(target, sender);
-  const uint64_t k = (n + chunk - 1) / chunk;
-  uint64_t issued = 0, published = 0;
-  long idle = 0;
-  while (published < k) {
-    bool did = false, yes = false;
-    const uint64_t free_upto = consumed.load(std::memory_order_acquire) + g.depth;
-    while (issued < k && first + issued < free_upto) {
-      std::size_t o = issued * chunk, len = n - o < chunk ? n - o : chunk;
-      STAGED_CUDA_TRY(cudaMemcpyAsync(g.ch->slot(target, sender, first + issued), src + o, len, cudaMemcpyDefault,
-                                s.stream));
-      STAGED_CUDA_TRY(cudaEventRecord(s.ev[(first + issued) % g.depth], s.stream));
-      ++issued;
-      did = true;
-    }
-    while (published < issued) {
-      GSHMEM_CHECK(eventDone(kWho, s.ev[(first + published) % g.depth], &yes));
-      if (!yes) break;
-      produced.store(first + ++published, std::memory_order_release);
-      did = true;
-    }
-    if (did) idle = 0;
-    else if (!relax(&idle)) return Status::RemoteError;
-  }
-  return Status::Ok;
+  ChannelRing ring(target, sender);
+  return produceChunks(kWho, s, g.depth, src, n, first, chunk, ring);
 }
 
 /// Consumer on channel sender -> target: chunks first..first+k-1 from the slots into [dst, dst+n). Returns when
 /// every copy completed.
 Status consume(Side& s, int target, int sender, char* dst, std::size_t n, uint64_t first, std::size_t chunk) {
-  std::atomic<uint64_t>& produced = g.ch->produced(target, sender);
-  std::atomic<uint64_t>& consumed = g.ch->consumed(target, sender);
-  const uint64_t k = (n + chunk - 1) / chunk;
-  uint64_t issued = 0, retired = 0;
-  long idle = 0;
-  while (retired < k) {
-    bool did = false, yes = false;
-    const uint64_t avail = produced.load(std::memory_order_acquire);
-    while (issued < k && first + issued < avail) {
-      std::size_t o = issued * chunk, len = n - o < chunk ? n - o : chunk;
-      STAGED_CUDA_TRY(cudaMemcpyAsync(dst + o, g.ch->slot(target, sender, first + issued), len, cudaMemcpyDefault,
-                                s.stream));
-      STAGED_CUDA_TRY(cudaEventRecord(s.ev[(first + issued) % g.depth], s.stream));
-      ++issued;
-      did = true;
-    }
-    while (retired < issued) {
-      GSHMEM_CHECK(eventDone(kWho, s.ev[(first + retired) % g.depth], &yes));
-      if (!yes) break;
-      consumed.store(first + ++retired, std::memory_order_release);
-      did = true;
-    }
-    if (did) idle = 0;
-    else if (!relax(&idle)) return Status::RemoteError;
-  }
-  return Status::Ok;
+  ChannelRing ring(target, sender);
+  return consumeChunks(kWho, s, g.depth, dst, n, first, chunk, ring);
 }
 
 /// Server: run the target side of one request from `sender`.
 Status serveOne(int sender, const ChannelRequest& r) {
-  Side& s = g.in[sender];
+  Side& s = g.sides.in[sender];
   switch (r.op) {
     case kOpPut: return consume(s, g.me, sender, g.heap + r.off, r.n, r.first, r.chunk);
     case kOpGet: return produce(s, g.me, sender, g.heap + r.off, r.n, r.first, r.chunk);
-    case kOpAmo:
-      STAGED_CUDA_TRY(launchAmo(g.heap + r.off, r.aux & 0xff, r.aux >> 8, r.value, r.cond, g.amo_result, s.stream));
-      STAGED_CUDA_TRY(cudaStreamSynchronize(s.stream));
-      return Status::Ok;
+    case kOpAmo: return serveAmo(kWho, s, g.heap, r, g.amo_result);
     default:
-      GSHMEM_LOG_ERROR(TRANSPORT, "staged: request %u from PE %d is not valid", r.op, sender);
+      GSHMEM_LOG_ERROR(TRANSPORT, "%s: request %u from PE %d is not valid", kWho, r.op, sender);
       return Status::Internal;
   }
 }
@@ -124,15 +96,13 @@ void serverMain() {
       if (!g.ch->reaches(s) || !g.ch->next(s, &r)) continue;
       if (isError(serveOne(s, r))) {
         if (serviceExiting()) return;  // the process is exiting: the sender may be gone
-        fatal("gshmem staged server", "cannot serve a request of PE %d on this GPU (see the error above)", s);
+        serverFailed(kWho, s, r);
       }
       g.ch->reply(s, r.op == kOpAmo ? *reinterpret_cast<volatile uint64_t*>(g.amo_result) : 0);
       did = true;
     }
     if (did) idle = 0;
-    else if (++idle > 200000) usleep(50);  // long idle: stop burning a core (adds <= 50 us to the first request)
-    else if (idle > 4096) std::this_thread::yield();
-    else GSHMEM_CPU_RELAX();
+    else serverIdle(&idle);
   }
 }
 
@@ -145,7 +115,7 @@ std::size_t chunkFor(std::size_t n) {
 }
 
 Status pin(char* base, std::size_t bytes) {
-  STAGED_CUDA_TRY(cudaHostRegister(base, bytes, cudaHostRegisterPortable));
+  GSHMEM_CUDA_TRY(kWho, cudaHostRegister(base, bytes, cudaHostRegisterPortable));
   g.reg.emplace_back(base, bytes);
   return Status::Ok;
 }
@@ -162,23 +132,15 @@ Status stagedInit(Bootstrap& bs, const StagedConfig& cfg) {
   g.depth = g.ch->depth();
   g.me = bs.rank();
   g.n = bs.size();
-  STAGED_CUDA_TRY(cudaSetDevice(g.dev));
+  GSHMEM_CUDA_TRY(kWho, cudaSetDevice(g.dev));
   // Pin what this process DMAs into: its own segment (it serves every sender) and, in each peer's segment, its
   // own channel (it initiates there). Portable: usable from every context of the process.
   if (g.ch->ownSegment()) GSHMEM_CHECK(pin(g.ch->ownSegment(), g.ch->segmentBytes()));
   for (int pe = 0; pe < g.n; ++pe)
     if (g.ch->reaches(pe)) GSHMEM_CHECK(pin(g.ch->channelBase(pe, g.me), g.ch->channelBytes()));
-  g.lock.clear();
-  for (int pe = 0; pe < g.n; ++pe) g.lock.push_back(std::make_unique<std::mutex>());
-  g.out.assign(g.n, Side{});
-  g.in.assign(g.n, Side{});
-  for (int pe = 0; pe < g.n; ++pe)
-    if (g.ch->reaches(pe)) {
-      GSHMEM_CHECK(sideCreate(kWho, &g.out[pe], g.depth));
-      GSHMEM_CHECK(sideCreate(kWho, &g.in[pe], g.depth));
-    }
+  GSHMEM_CHECK(g.sides.create(kWho, g.n, g.depth, [](int pe) { return g.ch->reaches(pe); }));
   g.next.assign(g.n, 0);
-  STAGED_CUDA_TRY(cudaHostAlloc(&g.amo_result, 64, cudaHostAllocPortable));
+  GSHMEM_CUDA_TRY(kWho, cudaHostAlloc(&g.amo_result, 64, cudaHostAllocPortable));
   g.server.start(serverMain);
   g.ready = true;
   GSHMEM_CHECK(bs.barrier());
@@ -191,8 +153,7 @@ void stagedFinalize(Bootstrap& bs) {
   if (!g.ready) return;
   (void)bs.barrier();  // no PE still has a request in flight
   g.server.stop();
-  for (Side& s : g.out) sideDestroy(&s, g.depth);
-  for (Side& s : g.in) sideDestroy(&s, g.depth);
+  g.sides.destroy(g.depth);
   for (auto& r : g.reg) cudaHostUnregister(r.first);
   g.reg.clear();
   cudaFreeHost(g.amo_result);
@@ -203,17 +164,11 @@ void stagedFinalize(Bootstrap& bs) {
 Status stagedTransfer(int pe, std::size_t off, void* local, std::size_t n, Direction d, CUstream_st* user_stream) {
   if (!stagedReaches(pe)) return Status::Unsupported;
   if (!n) return Status::Ok;
-  std::lock_guard<std::mutex> lk(*g.lock[pe]);
-  Side& s = g.out[pe];
+  std::lock_guard<std::mutex> lk(*g.sides.lock[pe]);
+  Side& s = g.sides.out[pe];
   GSHMEM_CHECK(orderAfter(kWho, s, user_stream));
   const std::size_t chunk = chunkFor(n);
-  ChannelRequest r;
-  r.op = d == Direction::Put ? kOpPut : kOpGet;
-  r.off = off;
-  r.n = n;
-  r.first = g.next[pe];
-  r.chunk = chunk;
-  g.next[pe] += (n + chunk - 1) / chunk;
+  const ChannelRequest r = transferRequest(d == Direction::Put, off, n, chunk, &g.next[pe]);
   const uint64_t seq = g.ch->post(pe, r);
   if (d == Direction::Get) GSHMEM_CHECK(consume(s, pe, g.me, static_cast<char*>(local), n, r.first, chunk));
   else GSHMEM_CHECK(produce(s, pe, g.me, static_cast<const char*>(local), n, r.first, chunk));
@@ -227,14 +182,8 @@ Status stagedTransfer(int pe, std::size_t off, void* local, std::size_t n, Direc
 
 Status stagedAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value, uint64_t cond, uint64_t* result) {
   if (!stagedReaches(pe)) return Status::Unsupported;
-  std::lock_guard<std::mutex> lk(*g.lock[pe]);
-  ChannelRequest r;
-  r.op = kOpAmo;
-  r.aux = static_cast<uint32_t>(op) | (size << 8);
-  r.off = off;
-  r.value = value;
-  r.cond = cond;
-  const uint64_t seq = g.ch->post(pe, r);
+  std::lock_guard<std::mutex> lk(*g.sides.lock[pe]);
+  const uint64_t seq = g.ch->post(pe, amoRequest(op, size, off, value, cond));
   long idle = 0;
   while (!g.ch->replied(pe, seq, result))
     if (!relax(&idle)) return Status::RemoteError;

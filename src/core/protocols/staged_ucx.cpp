@@ -57,20 +57,13 @@ struct State {
   std::unique_ptr<Transport> ucx;
   std::mutex ucx_lock;  // every call into `ucx`
   std::vector<bool> need;
-  std::vector<std::unique_ptr<std::mutex>> lock;  // initiator, per target
-  std::vector<Side> out, in;                      // initiator per target, server per sender
+  PeerSides sides;                                // initiator per target, server per sender
   std::vector<uint64_t> next_put, next_get, seq;  // initiator, per target
   std::vector<uint64_t> served;                   // server, per sender
   uint64_t* amo_result = nullptr;
   ServiceThread server;  // stopped at exit when finalize does not run
 };
 State g;
-
-#define STAGED_CUDA_TRY(expr)                                           \
-  do {                                                           \
-    cudaError_t e_ = (expr);                                     \
-    if (e_ != cudaSuccess) return cudaFailed(kWho, #expr, e_);  \
-  } while (0)
 
 Box* box(int y) { return reinterpret_cast<Box*>(g.seg + g.block * y); }
 char* slotHere(int y, Ring r, uint64_t chunk) {
@@ -87,7 +80,7 @@ Status putBytes(const RemoteAddr& a, const void* src, std::size_t n) {
   return g.ucx->putNbi(a, src, n);
 }
 /// Data before the word: fence, then the 8-byte word at `off` of y's box for this PE.
-Status publish(int y, std::size_t off, uint64_t v) {
+Status publishWord(int y, std::size_t off, uint64_t v) {
   std::lock_guard<std::mutex> lk(g.ucx_lock);
   GSHMEM_CHECK(g.ucx->fence());
   return g.ucx->putNbi(boxThere(y, off), &v, sizeof v);
@@ -100,103 +93,66 @@ bool progress(long* idle) {
   return relax(idle);
 }
 
-/// A producer's half of one pipeline: device/host memory -> local bounce ring -> peer's ring.
+/// A producer's half of one pipeline: device/host memory -> local bounce ring -> peer's ring. A local bounce slot
+/// is free once its last chunk was sent; a chunk is sent once the peer's ring has room for it.
 struct Source {
   int peer;
-  Side* side;
-  Ring bounce, there;         ///< the local bounce ring, the peer's receiving ring
-  std::size_t produced_off;   ///< the counter this producer publishes in the peer's box
+  Ring bounce, there;               ///< the local bounce ring, the peer's receiving ring
+  std::size_t produced_off;         ///< the counter this producer publishes in the peer's box
   std::atomic<uint64_t>* consumed;  ///< the peer's drain counter, in this PE's box
-};
 
-Status produce(const Source& s, const char* src, std::size_t n, uint64_t first, std::size_t chunk) {
-  const uint64_t k = (n + chunk - 1) / chunk;
-  uint64_t issued = 0, sent = 0;
-  long idle = 0;
-  while (sent < k) {
-    bool did = false, yes = false;
-    while (issued < k && issued < sent + g.depth) {  // the local bounce slot is free once its last chunk was sent
-      std::size_t o = issued * chunk, len = n - o < chunk ? n - o : chunk;
-      STAGED_CUDA_TRY(cudaMemcpyAsync(slotHere(s.peer, s.bounce, first + issued), src + o, len, cudaMemcpyDefault,
-                               s.side->stream));
-      STAGED_CUDA_TRY(cudaEventRecord(s.side->ev[(first + issued) % g.depth], s.side->stream));
-      ++issued;
-      did = true;
-    }
-    if (sent < issued && first + sent < s.consumed->load(std::memory_order_acquire) + g.depth) {
-      GSHMEM_CHECK(eventDone(kWho, s.side->ev[(first + sent) % g.depth], &yes));
-      if (yes) {
-        std::size_t o = sent * chunk, len = n - o < chunk ? n - o : chunk;
-        GSHMEM_CHECK(putBytes(slotThere(s.peer, s.there, first + sent), slotHere(s.peer, s.bounce, first + sent), len));
-        GSHMEM_CHECK(publish(s.peer, s.produced_off, first + ++sent));
-        did = true;
-      }
-    }
-    if (did) idle = 0;
-    else if (!progress(&idle)) return Status::RemoteError;
+  char* slot(uint64_t c) const { return slotHere(peer, bounce, c); }
+  uint64_t room(uint64_t published) const { return published + g.depth; }
+  bool ready(uint64_t c) const { return c < consumed->load(std::memory_order_acquire) + g.depth; }
+  Status publish(uint64_t c, std::size_t len) {
+    GSHMEM_CHECK(putBytes(slotThere(peer, there, c), slotHere(peer, bounce, c), len));
+    return publishWord(peer, produced_off, c + 1);
   }
-  return Status::Ok;
-}
+  bool idle(long* n) const { return progress(n); }
+};
 
 /// A consumer's half: this PE's receiving ring -> device/host memory; drain counts go back to the producer.
 struct Drain {
   int peer;
-  Side* side;
   Ring here;
   std::atomic<uint64_t>* produced;  ///< in this PE's box
   std::size_t consumed_off;         ///< the counter published in the peer's box
+
+  char* slot(uint64_t c) const { return slotHere(peer, here, c); }
+  uint64_t available() const { return produced->load(std::memory_order_acquire); }
+  Status release(uint64_t upto) { return publishWord(peer, consumed_off, upto); }
+  bool idle(long* n) const { return progress(n); }
 };
 
-Status consume(const Drain& d, char* dst, std::size_t n, uint64_t first, std::size_t chunk) {
-  const uint64_t k = (n + chunk - 1) / chunk;
-  uint64_t issued = 0, retired = 0;
-  long idle = 0;
-  while (retired < k) {
-    bool did = false, yes = false;
-    const uint64_t avail = d.produced->load(std::memory_order_acquire);
-    while (issued < k && first + issued < avail) {
-      std::size_t o = issued * chunk, len = n - o < chunk ? n - o : chunk;
-      STAGED_CUDA_TRY(cudaMemcpyAsync(dst + o, slotHere(d.peer, d.here, first + issued), len, cudaMemcpyDefault,
-                               d.side->stream));
-      STAGED_CUDA_TRY(cudaEventRecord(d.side->ev[(first + issued) % g.depth], d.side->stream));
-      ++issued;
-      did = true;
-    }
-    while (retired < issued) {
-      GSHMEM_CHECK(eventDone(kWho, d.side->ev[(first + retired) % g.depth], &yes));
-      if (!yes) break;
-      GSHMEM_CHECK(publish(d.peer, d.consumed_off, first + ++retired));
-      did = true;
-    }
-    if (did) idle = 0;
-    else if (!progress(&idle)) return Status::RemoteError;
-  }
-  return Status::Ok;
+Status produce(Side& side, Source src, const char* from, std::size_t n, uint64_t first, std::size_t chunk) {
+  return produceChunks(kWho, side, g.depth, from, n, first, chunk, src);
+}
+Status consume(Side& side, Drain drain, char* to, std::size_t n, uint64_t first, std::size_t chunk) {
+  return consumeChunks(kWho, side, g.depth, to, n, first, chunk, drain);
 }
 
 Status serveOne(int s, const ChannelRequest& r, uint64_t* result) {
-  Side* side = &g.in[s];
+  Side& side = g.sides.in[s];
   switch (r.op) {
     case kOpPut:
-      return consume(Drain{s, side, kPutIn, &box(s)->put_produced.v, offsetof(Box, put_consumed)}, g.heap + r.off,
+      return consume(side, Drain{s, kPutIn, &box(s)->put_produced.v, offsetof(Box, put_consumed)}, g.heap + r.off,
                      r.n, r.first, r.chunk);
     case kOpGet:
-      return produce(Source{s, side, kGetOut, kGetIn, offsetof(Box, get_produced), &box(s)->get_consumed.v},
+      return produce(side, Source{s, kGetOut, kGetIn, offsetof(Box, get_produced), &box(s)->get_consumed.v},
                      g.heap + r.off, r.n, r.first, r.chunk);
     case kOpAmo:
-      STAGED_CUDA_TRY(launchAmo(g.heap + r.off, r.aux & 0xff, r.aux >> 8, r.value, r.cond, g.amo_result, side->stream));
-      STAGED_CUDA_TRY(cudaStreamSynchronize(side->stream));
+      GSHMEM_CHECK(serveAmo(kWho, side, g.heap, r, g.amo_result));
       *result = *reinterpret_cast<volatile uint64_t*>(g.amo_result);
       return Status::Ok;
     default:
-      GSHMEM_LOG_ERROR(TRANSPORT, "staged/ucx: request %u from PE %d is not valid", r.op, s);
+      GSHMEM_LOG_ERROR(TRANSPORT, "%s: request %u from PE %d is not valid", kWho, r.op, s);
       return Status::Internal;
   }
 }
 
 Status answer(int s, uint64_t seq, uint64_t result) {
-  GSHMEM_CHECK(publish(s, offsetof(Box, result), result));
-  return publish(s, offsetof(Box, reply), seq);
+  GSHMEM_CHECK(publishWord(s, offsetof(Box, result), result));
+  return publishWord(s, offsetof(Box, reply), seq);
 }
 
 void serverMain() {
@@ -213,7 +169,7 @@ void serverMain() {
       uint64_t result = 0;
       if (isError(serveOne(s, r, &result)) || isError(answer(s, q, result))) {
         if (serviceExiting()) return;  // the process is exiting: the sender may be gone
-        fatal("gshmem staged/ucx server", "cannot serve a request of PE %d (see the error above)", s);
+        serverFailed(kWho, s, r);
       }
       did = true;
     }
@@ -225,9 +181,7 @@ void serverMain() {
       std::lock_guard<std::mutex> lk(g.ucx_lock);
       g.ucx->progress();
     }
-    if (++idle > 200000) usleep(50);
-    else if (idle > 4096) std::this_thread::yield();
-    else GSHMEM_CPU_RELAX();
+    serverIdle(&idle);
   }
 }
 
@@ -235,7 +189,7 @@ void serverMain() {
 Status post(int pe, const ChannelRequest& r, uint64_t* seq) {
   GSHMEM_CHECK(putBytes(boxThere(pe, offsetof(Box, r)), &r, sizeof r));
   *seq = ++g.seq[pe];
-  return publish(pe, offsetof(Box, req), *seq);
+  return publishWord(pe, offsetof(Box, req), *seq);
 }
 Status awaitReply(int pe, uint64_t seq, uint64_t* result) {
   long idle = 0;
@@ -250,7 +204,7 @@ Status setup(Bootstrap& bs) {
   void* m = mmap(nullptr, g.bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED) return Status::NoMemory;
   g.seg = static_cast<char*>(m);
-  STAGED_CUDA_TRY(cudaHostRegister(g.seg, g.bytes, cudaHostRegisterPortable));
+  GSHMEM_CUDA_TRY(kWho, cudaHostRegister(g.seg, g.bytes, cudaHostRegisterPortable));
   g.registered = true;
   TransportConfig tc;  // the runtime's UCX settings; puts leave at once (aggregate 0): a waiter polls for each word
   tc.thread_level = g_rt.thread_level;
@@ -262,20 +216,12 @@ Status setup(Bootstrap& bs) {
   if (!g.ucx) return Status::Unsupported;
   std::vector<PeerReach> reach;
   GSHMEM_CHECK(g.ucx->connect(bs, {LocalRegion{g.seg, g.bytes, -1, MemKind::Host}}, &reach));
-  g.lock.clear();
-  for (int pe = 0; pe < g.n; ++pe) g.lock.push_back(std::make_unique<std::mutex>());
-  g.out.assign(g.n, Side{});
-  g.in.assign(g.n, Side{});
-  for (int pe = 0; pe < g.n; ++pe)
-    if (pe != g.me) {
-      GSHMEM_CHECK(sideCreate(kWho, &g.out[pe], g.depth));
-      GSHMEM_CHECK(sideCreate(kWho, &g.in[pe], g.depth));
-    }
+  GSHMEM_CHECK(g.sides.create(kWho, g.n, g.depth, [](int pe) { return pe != g.me; }));
   g.next_put.assign(g.n, 0);
   g.next_get.assign(g.n, 0);
   g.seq.assign(g.n, 0);
   g.served.assign(g.n, 0);
-  STAGED_CUDA_TRY(cudaHostAlloc(&g.amo_result, 64, cudaHostAllocPortable));
+  GSHMEM_CUDA_TRY(kWho, cudaHostAlloc(&g.amo_result, 64, cudaHostAllocPortable));
   return Status::Ok;
 }
 
@@ -300,7 +246,7 @@ Status stagedUcxInit(Bootstrap& bs, const StagedUcxConfig& cfg) {
   g.ring = g.slot * static_cast<std::size_t>(g.depth);
   g.block = kBoxBytes + 4 * g.ring;
   g.need = cfg.need;
-  STAGED_CUDA_TRY(cudaSetDevice(g.dev));
+  GSHMEM_CUDA_TRY(kWho, cudaSetDevice(g.dev));
   GSHMEM_CHECK(setup(bs));
   g.server.start(serverMain);
   g.ready = true;
@@ -314,8 +260,7 @@ void stagedUcxFinalize(Bootstrap& bs) {
   if (!g.seg) return;
   (void)bs.barrier();  // no PE still has a request in flight
   if (g.ready) g.server.stop();
-  for (Side& s : g.out) sideDestroy(&s, g.depth);
-  for (Side& s : g.in) sideDestroy(&s, g.depth);
+  g.sides.destroy(g.depth);
   if (g.ucx) g.ucx->disconnect();  // collective
   g.ucx.reset();
   if (g.registered) cudaHostUnregister(g.seg);
@@ -330,26 +275,19 @@ void stagedUcxFinalize(Bootstrap& bs) {
 Status stagedUcxTransfer(int pe, std::size_t off, void* local, std::size_t n, Direction d, CUstream_st* user_stream) {
   if (!stagedUcxReaches(pe)) return Status::Unsupported;
   if (!n) return Status::Ok;
-  std::lock_guard<std::mutex> lk(*g.lock[pe]);
-  Side* side = &g.out[pe];
-  GSHMEM_CHECK(orderAfter(kWho, *side, user_stream));
+  std::lock_guard<std::mutex> lk(*g.sides.lock[pe]);
+  Side& side = g.sides.out[pe];
+  GSHMEM_CHECK(orderAfter(kWho, side, user_stream));
   const bool put = d == Direction::Put;
   const std::size_t chunk = g.slot;
-  ChannelRequest r;
-  r.op = put ? kOpPut : kOpGet;
-  r.off = off;
-  r.n = n;
-  r.chunk = chunk;
-  uint64_t& next = put ? g.next_put[pe] : g.next_get[pe];
-  r.first = next;
-  next += (n + chunk - 1) / chunk;
+  const ChannelRequest r = transferRequest(put, off, n, chunk, put ? &g.next_put[pe] : &g.next_get[pe]);
   uint64_t seq = 0, ignored = 0;
   GSHMEM_CHECK(post(pe, r, &seq));
   if (put)
-    GSHMEM_CHECK(produce(Source{pe, side, kPutOut, kPutIn, offsetof(Box, put_produced), &box(pe)->put_consumed.v},
+    GSHMEM_CHECK(produce(side, Source{pe, kPutOut, kPutIn, offsetof(Box, put_produced), &box(pe)->put_consumed.v},
                          static_cast<const char*>(local), n, r.first, chunk));
   else
-    GSHMEM_CHECK(consume(Drain{pe, side, kGetIn, &box(pe)->get_produced.v, offsetof(Box, get_consumed)},
+    GSHMEM_CHECK(consume(side, Drain{pe, kGetIn, &box(pe)->get_produced.v, offsetof(Box, get_consumed)},
                          static_cast<char*>(local), n, r.first, chunk));
   return awaitReply(pe, seq, &ignored);
 }
@@ -357,15 +295,9 @@ Status stagedUcxTransfer(int pe, std::size_t off, void* local, std::size_t n, Di
 Status stagedUcxAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value, uint64_t cond,
                     uint64_t* result) {
   if (!stagedUcxReaches(pe)) return Status::Unsupported;
-  std::lock_guard<std::mutex> lk(*g.lock[pe]);
-  ChannelRequest r;
-  r.op = kOpAmo;
-  r.aux = static_cast<uint32_t>(op) | (size << 8);
-  r.off = off;
-  r.value = value;
-  r.cond = cond;
+  std::lock_guard<std::mutex> lk(*g.sides.lock[pe]);
   uint64_t seq = 0;
-  GSHMEM_CHECK(post(pe, r, &seq));
+  GSHMEM_CHECK(post(pe, amoRequest(op, size, off, value, cond), &seq));
   return awaitReply(pe, seq, result);
 }
 

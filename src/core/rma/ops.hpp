@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "core/runtime/runtime.hpp"
 
@@ -77,46 +78,44 @@ inline T g(const char* call, const gshmem_ctx* ctx, const T* src, int pe) {
   return v;
 }
 
-/// Strided put of `nelems` elements of `esize` bytes; strides in elements.
-inline void iput(const char* call, const gshmem_ctx* ctx, void* dst, const void* src, std::ptrdiff_t dst_stride,
-                 std::ptrdiff_t src_stride, std::size_t nelems, std::size_t esize, int pe) {
+/// Strided put (kPut: local -> remote) or get of `nelems` elements of `esize` bytes; strides in elements. Both
+/// ends of the remote range are validated before the first element moves.
+template <bool kPut>
+inline void strided(const char* call, const gshmem_ctx* ctx, std::conditional_t<kPut, const char*, char*> local,
+                    std::ptrdiff_t local_stride, const void* remote, std::ptrdiff_t remote_stride, std::size_t nelems,
+                    std::size_t esize, int pe) {
   requireInit(call);
   if (nelems == 0) return;
-  int wpe = ctxWorldPe(call, ctx, pe);
-  // Validate both ends of the strided range, then copy element by element.
+  const int wpe = ctxWorldPe(call, ctx, pe);
+  const char* what = kPut ? "dest" : "source";
   RemoteAddr ra, last;
-  char* first = resolve(call, "dest", dst, esize, wpe, &ra);
-  resolve(call, "dest", static_cast<char*>(dst) + (nelems - 1) * dst_stride * esize, esize, wpe, &last);
-  const char* s = static_cast<const char*>(src);
+  char* first = resolve(call, what, remote, esize, wpe, &ra);
+  resolve(call, what, static_cast<const char*>(remote) + (nelems - 1) * remote_stride * esize, esize, wpe, &last);
+  const std::ptrdiff_t ls = local_stride * static_cast<std::ptrdiff_t>(esize);
+  const std::ptrdiff_t rs = remote_stride * static_cast<std::ptrdiff_t>(esize);
   if (first) {
-    for (std::size_t i = 0; i < nelems; ++i) std::memcpy(first + i * dst_stride * esize, s + i * src_stride * esize, esize);
+    for (std::size_t i = 0; i < nelems; ++i) {
+      if constexpr (kPut) std::memcpy(first + i * rs, local + i * ls, esize);
+      else std::memcpy(local + i * ls, first + i * rs, esize);
+    }
   } else {
     for (std::size_t i = 0; i < nelems; ++i) {
       RemoteAddr e = ra;
-      e.offset += i * dst_stride * esize;
-      offPut(call, e, s + i * src_stride * esize, esize);
+      e.offset += i * rs;
+      if constexpr (kPut) offPut(call, e, local + i * ls, esize);
+      else offGet(call, e, local + i * ls, esize);
     }
   }
 }
 
+inline void iput(const char* call, const gshmem_ctx* ctx, void* dst, const void* src, std::ptrdiff_t dst_stride,
+                 std::ptrdiff_t src_stride, std::size_t nelems, std::size_t esize, int pe) {
+  strided<true>(call, ctx, static_cast<const char*>(src), src_stride, dst, dst_stride, nelems, esize, pe);
+}
+
 inline void iget(const char* call, const gshmem_ctx* ctx, void* dst, const void* src, std::ptrdiff_t dst_stride,
                  std::ptrdiff_t src_stride, std::size_t nelems, std::size_t esize, int pe) {
-  requireInit(call);
-  if (nelems == 0) return;
-  int wpe = ctxWorldPe(call, ctx, pe);
-  RemoteAddr ra, last;
-  const char* first = resolve(call, "source", src, esize, wpe, &ra);
-  resolve(call, "source", static_cast<const char*>(src) + (nelems - 1) * src_stride * esize, esize, wpe, &last);
-  char* d = static_cast<char*>(dst);
-  if (first) {
-    for (std::size_t i = 0; i < nelems; ++i) std::memcpy(d + i * dst_stride * esize, first + i * src_stride * esize, esize);
-  } else {
-    for (std::size_t i = 0; i < nelems; ++i) {
-      RemoteAddr e = ra;
-      e.offset += i * src_stride * esize;
-      offGet(call, e, d + i * dst_stride * esize, esize);
-    }
-  }
+  strided<false>(call, ctx, static_cast<char*>(dst), dst_stride, src, src_stride, nelems, esize, pe);
 }
 
 inline void fence(const gshmem_ctx*) {

@@ -4,7 +4,9 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <string>
 
+#include "base/str_format.hpp"
 #include "core/runtime/runtime.hpp"
 #include "core/runtime/init.hpp"
 
@@ -24,17 +26,18 @@ void claimFailure() {
     for (;;) pause();
 }
 
-[[noreturn]] void vfatal(const char* call, const char* fmt, va_list ap) {
+/// The one place that ends the job: the first failure of the process prints its line and aborts every PE.
+[[noreturn]] void endJob(const std::string& line) {
   claimFailure();
-  char msg[768];
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  if (g_log.pe >= 0)
-    fprintf(stderr, "gshmem: PE %d: %s: %s\n", g_log.pe, call, msg);
-  else
-    fprintf(stderr, "gshmem: %s: %s\n", call, msg);
+  fprintf(stderr, "%s\n", line.c_str());
   fflush(stderr);
   if (g_rt.bootstrap) g_rt.bootstrap->abortJob(1);
   _exit(1);
+}
+
+/// "gshmem: PE <n>: <who>: " (no PE before the bootstrap knows it).
+std::string prefix(const char* who) {
+  return g_log.pe >= 0 ? strFormat("gshmem: PE %d: %s: ", g_log.pe, who) : strFormat("gshmem: %s: ", who);
 }
 
 }  // namespace
@@ -42,15 +45,21 @@ void claimFailure() {
 void fatal(const char* call, const char* fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vfatal(call, fmt, ap);
+  const std::string msg = strFormatV(fmt, ap);
+  va_end(ap);
+  endJob(prefix(call) + msg);
+}
+
+void serviceFailed(const char* service, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  const std::string msg = strFormatV(fmt, ap);
+  va_end(ap);
+  endJob(prefix(service) + msg + "; ending the job");
 }
 
 void peerLost(int pe, const char* why) {
-  claimFailure();
-  fprintf(stderr, "gshmem: PE %d: lost PE %d (%s): ending the job\n", g_rt.my_pe, pe, why);
-  fflush(stderr);
-  if (g_rt.bootstrap) g_rt.bootstrap->abortJob(1);
-  _exit(1);
+  endJob(strFormat("gshmem: PE %d: lost PE %d (%s): ending the job", g_rt.my_pe, pe, why));
 }
 
 void errorNotSymmetric(const char* call, const char* what, const void* addr, std::size_t len) {
@@ -72,6 +81,23 @@ void errorUnreachable(const char* call, int pe) {
 void errorNotInitialized(const char* call) {
   if (g_rt.finalized) fatal(call, "called after shmem_finalize; OpenSHMEM calls belong between shmem_init and it");
   fatal(call, "called before shmem_init; call shmem_init first");
+}
+
+void errorBadAlignment(const char* call, std::size_t align) {
+  fatal(call, "alignment %zu is not a power of two", align);
+}
+
+void errorNotAllocated(const char* call, const void* ptr, const char* allocator) {
+  fatal(call, "%p was not returned by %s (or was already freed)", ptr, allocator);
+}
+
+void errorNoDeviceHeap(const char* call) {
+  fatal(call, "there is no device symmetric heap (no GPU, or GSHMEM_SYMMETRIC_SIZE_DEVICE=0)");
+}
+
+void errorNotInDeviceHeap(const char* call, const char* what, const void* addr, std::size_t len) {
+  fatal(call, "%s %p (+%zu bytes) is not in the device symmetric heap; allocate it with gshmemx_malloc_device", what,
+        addr, len);
 }
 
 }  // namespace gshmem

@@ -3,7 +3,6 @@
 #include "core/runtime/init.hpp"
 
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +14,8 @@
 #include <vector>
 
 #include "base/config.hpp"
+#include "base/memfd.hpp"
+#include "base/str_format.hpp"
 #include "core/api.hpp"
 #include "core/device/device.hpp"
 #include "core/memory/symmetric_data.hpp"
@@ -38,12 +39,10 @@ InitState g_init;
 /// Format the failure reason into *err; returns `s`.
 Status fail(std::string* err, Status s, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
 Status fail(std::string* err, Status s, const char* fmt, ...) {
-  char msg[512];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  *err = strFormatV(fmt, ap);
   va_end(ap);
-  *err = msg;
   return s;
 }
 
@@ -53,7 +52,7 @@ Status allGatherOk(const void* mine, void* all, std::size_t bytes, std::string* 
   return Status::Ok;
 }
 
-const char* g_call = "shmem_init";  ///< the API routine running the phases, for the device phase's errors
+const char* g_call = "shmem_init";  ///< the API routine running the phases, for warnings
 
 // ---- bootstrap
 Status bootstrapInit(std::string* err) {
@@ -118,18 +117,8 @@ Status waitPolicyInit(std::string* err) {
 Status heapCreate(std::size_t user_bytes, LocalRegion* out) {
   g_rt.control_bytes = controlBytes(g_rt.n_pes);
   std::size_t total = g_rt.control_bytes + ((user_bytes + 4095) & ~std::size_t(4095));
-  int fd = memfd_create("gshmem-heap", MFD_CLOEXEC);
-  if (fd < 0 || fchmod(fd, 0600) != 0) {  // peers get the descriptor itself (SCM_RIGHTS): nobody opens it by path
-    GSHMEM_LOG_ERROR(MEM, "%s for the symmetric heap failed: %s", fd < 0 ? "memfd_create" : "fchmod 0600",
-                     strerror(errno));
-    if (fd >= 0) close(fd);
-    return Status::SystemError;
-  }
-  if (ftruncate(fd, static_cast<off_t>(total)) != 0) {
-    GSHMEM_LOG_ERROR(MEM, "cannot size the symmetric heap to %zu bytes: %s", total, strerror(errno));
-    close(fd);
-    return Status::NoMemory;
-  }
+  int fd = -1;
+  GSHMEM_CHECK(memfdCreate("gshmem-heap", "the symmetric heap", total, &fd));
   // Reserve kHeapAlign of slack, then map the memfd at the aligned address inside the reservation.
   void* res = mmap(nullptr, total + kHeapAlign, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (res == MAP_FAILED) {
@@ -354,11 +343,8 @@ struct Phase {
 };
 
 
-// Collective: creates the device heap only when every PE has a GPU; fatal (naming the call) on failure.
-Status devicePhase(std::string*) {
-  device::backendInit(g_call);
-  return Status::Ok;
-}
+// Collective: creates the device heap only when every PE has a GPU.
+Status devicePhase(std::string* err) { return device::backendInit(err); }
 
 const Phase kPhases[] = {
     {bootstrapInit, bootstrapFini},

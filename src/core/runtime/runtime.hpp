@@ -119,12 +119,23 @@ extern Runtime g_rt;
 
 /// Print "gshmem: PE <n>: <call>: <message>" and end the job on every PE with a non-zero exit.
 [[noreturn]] void fatal(const char* call, const char* fmt, ...) __attribute__((format(printf, 2, 3), cold));
+/// For a service thread (the device proxy, a staged server), which has no caller to return a failure to: print
+/// "gshmem: PE <n>: <service>: <message>; ending the job" and end the job as fatal() does. The message names what
+/// failed (the request, its peer). Only the first failure of the process reports.
+[[noreturn]] void serviceFailed(const char* service, const char* fmt, ...)
+    __attribute__((format(printf, 2, 3), cold));
 
 // Out-of-line error paths.
 [[noreturn]] void errorNotSymmetric(const char* call, const char* what, const void* addr, std::size_t len) __attribute__((cold));
 [[noreturn]] void errorBadPe(const char* call, int pe, int n) __attribute__((cold));
 [[noreturn]] void errorUnreachable(const char* call, int pe) __attribute__((cold));
 [[noreturn]] void errorNotInitialized(const char* call) __attribute__((cold));
+[[noreturn]] void errorBadAlignment(const char* call, std::size_t align) __attribute__((cold));
+/// @p ptr was not returned by @p allocator ("shmem_malloc/calloc/align/realloc") or was already freed.
+[[noreturn]] void errorNotAllocated(const char* call, const void* ptr, const char* allocator) __attribute__((cold));
+[[noreturn]] void errorNoDeviceHeap(const char* call) __attribute__((cold));
+[[noreturn]] void errorNotInDeviceHeap(const char* call, const char* what, const void* addr, std::size_t len)
+    __attribute__((cold));
 
 /// The heap region is [user heap | control area]: the user part starts at the (kHeapAlign-aligned) base, so
 /// shmem_align offsets are aligned addresses on every PE; the control area sits at the same offset everywhere.

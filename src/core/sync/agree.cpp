@@ -24,7 +24,7 @@ void describe(const Claim& c, const Subject& sub, char* out, std::size_t n) {
   int k = snprintf(out, n, "%.*s(", int(strnlen(c.call, sizeof c.call)), c.call);
   const char* sep = "";
   for (int i = 0; i < 3 && k > 0 && std::size_t(k) < n; ++i) {
-    if (!sub.arg_names[i] || c.arg[i] == ~uint64_t(0)) continue;
+    if (!sub.arg_names[i] || c.arg[i] == kNotApplicable) continue;
     k += snprintf(out + k, n - k, "%s%s %" PRIu64, sep, sub.arg_names[i], c.arg[i]);
     sep = ", ";
   }

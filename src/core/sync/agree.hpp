@@ -27,8 +27,12 @@ constexpr int kDeviceHeapLine = kMaxTeams + 1;
 constexpr int kLines = kMaxTeams + 2;
 static_assert(sizeof(ControlArea::claims) == kLines * 2 * sizeof(Claim), "the control area holds every claim line");
 
+/// An argument word that names nothing for this call (no block, no root, counts that may differ): compared like
+/// any other word, never shown in the message.
+constexpr uint64_t kNotApplicable = ~uint64_t(0);
+
 /// What the agreement is about, for the message: `what` ("symmetric heap call") and the names of the argument words
-/// (nullptr: never shown; a word of all ones is not shown).
+/// (nullptr: never shown; a kNotApplicable word is not shown).
 struct Subject {
   const char* what;
   const char* arg_names[3];
@@ -42,8 +46,9 @@ void post(const char* call, int line, int next_pe, uint64_t seq, const uint64_t 
 void verify(const char* call, int line, int prev_pe, uint64_t seq, const uint64_t (&arg)[3], const Subject& subject,
             bool ignore_call);
 /// One collective heap call (host or device heap, world PEs): the constructor posts this PE's claim (bytes,
-/// alignment, block offset; all ones: not applicable) before the call's barrier, check() verifies the previous
-/// PE's after it. Nothing with GSHMEM_CHECK=0 or one PE. `seq` counts the calls of the line on this PE.
+/// alignment, block offset; kNotApplicable where one does not apply) before the call's barrier, check() verifies
+/// the previous PE's after it. Nothing with GSHMEM_CHECK=0 or one PE. `seq` counts the calls of the line on this
+/// PE.
 class HeapCall {
  public:
   HeapCall(const char* call, int line, uint64_t* seq, uint64_t bytes, uint64_t align, uint64_t block);

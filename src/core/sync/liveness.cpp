@@ -22,7 +22,7 @@
 #include <string>
 #include <thread>
 
-#include "core/runtime.hpp"
+#include "core/runtime/runtime.hpp"
 #include "core/sync/liveness_net.hpp"
 
 namespace gshmem::liveness {

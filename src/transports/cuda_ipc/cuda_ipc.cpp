@@ -3,6 +3,7 @@
 
 #include <cuda_runtime.h>
 
+#include "base/cuda_check.hpp"
 #include "base/log.hpp"
 
 namespace gshmem {
@@ -17,10 +18,7 @@ struct IpcCard {  // exchanged through the bootstrap
 };
 static_assert(sizeof(IpcCard) == 64 + 32 + 8, "IpcCard is exchanged as raw bytes");
 
-Status cudaFailed(const char* what, cudaError_t e) {
-  GSHMEM_LOG_ERROR(TRANSPORT, "cuda_ipc: %s failed: %s", what, cudaGetErrorString(e));
-  return Status::SystemError;
-}
+constexpr const char* kWho = "cuda_ipc";
 
 /// Whether this process's GPU `dev` can map memory of the GPU with PCI bus id `bus` (enabling peer access).
 bool canMap(int dev, const char* bus) {
@@ -48,15 +46,15 @@ Status CudaIpcTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& 
   IpcCard mine{};
   if (regions[0].base) {
     if (cudaError_t e = cudaIpcGetMemHandle(&mine.handle, regions[0].base); e != cudaSuccess)
-      return cudaFailed("cudaIpcGetMemHandle", e);
+      return cudaFailed(kWho, "cudaIpcGetMemHandle", e);
     if (cudaError_t e = cudaDeviceGetPCIBusId(mine.bus_id, sizeof mine.bus_id, cfg_.device); e != cudaSuccess)
-      return cudaFailed("cudaDeviceGetPCIBusId", e);
+      return cudaFailed(kWho, "cudaDeviceGetPCIBusId", e);
     mine.has_heap = 1;
   }
   std::vector<IpcCard> cards(n);
   GSHMEM_CHECK(bs.allGather(&mine, cards.data(), sizeof mine));
   if (cudaError_t e = cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking); e != cudaSuccess)
-    return cudaFailed("cudaStreamCreateWithFlags", e);
+    return cudaFailed(kWho, "cudaStreamCreateWithFlags", e);
   peer_.assign(n, nullptr);
   opened_.assign(n, false);
   bus_.assign(n, std::string());
@@ -102,12 +100,13 @@ void CudaIpcTransport::disconnect() {
 
 Status CudaIpcTransport::copyOnStream(void* dst, const void* src, std::size_t n, CUstream_st* stream) {
   if (cudaError_t e = cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, stream); e != cudaSuccess)
-    return cudaFailed("cudaMemcpyAsync", e);
+    return cudaFailed(kWho, "cudaMemcpyAsync", e);
   return Status::Ok;
 }
 
 Status CudaIpcTransport::syncStream(CUstream_st* stream) {
-  if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return cudaFailed("cudaStreamSynchronize", e);
+  if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess)
+    return cudaFailed(kWho, "cudaStreamSynchronize", e);
   return Status::Ok;
 }
 

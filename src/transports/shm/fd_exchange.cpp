@@ -37,14 +37,25 @@ std::string waitedFor(const Deadline& d) {
   return b;
 }
 
-/// The sockaddr of abstract name @p name (a leading NUL, then the name, no terminator).
-bool abstractAddr(const std::string& name, sockaddr_un* a, socklen_t* len) {
-  std::memset(a, 0, sizeof *a);
-  a->sun_family = AF_UNIX;
-  if (name.empty() || name.size() + 1 > sizeof a->sun_path) return false;
-  std::memcpy(a->sun_path + 1, name.data(), name.size());
-  *len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
-  return true;
+/// An abstract Unix address (a leading NUL, then the name, no terminator) and a fresh non-blocking stream socket.
+struct AbstractSocket {
+  sockaddr_un addr;
+  socklen_t len = 0;
+  UniqueFd sock;
+};
+
+/// The opening both ends share: @p name's address and a socket to bind or connect. On failure *err says why.
+Status abstractSocket(const std::string& name, AbstractSocket* out, std::string* err) {
+  std::memset(&out->addr, 0, sizeof out->addr);
+  out->addr.sun_family = AF_UNIX;
+  if (name.empty() || name.size() + 1 > sizeof out->addr.sun_path) {
+    *err = "socket name '" + name + "' is empty or too long";
+    return Status::InvalidArgument;
+  }
+  std::memcpy(out->addr.sun_path + 1, name.data(), name.size());
+  out->len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+  out->sock = UniqueFd(socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+  return out->sock ? Status::Ok : sysFail("socket", err);
 }
 
 /// Wait until @p fd is ready for @p events: 1 ready, 0 the deadline passed, -1 poll failed (errno set).
@@ -183,17 +194,11 @@ std::string fdExchangeName(const FdNonce& n, int pe) {
 // ---- server
 
 Status FdServer::listen(const std::string& name, int backlog, std::string* err) {
-  sockaddr_un a;
-  socklen_t len;
-  if (!abstractAddr(name, &a, &len)) {
-    *err = "socket name '" + name + "' is empty or too long";
-    return Status::InvalidArgument;
-  }
-  UniqueFd s(socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
-  if (!s) return sysFail("socket", err);
-  if (bind(s.get(), reinterpret_cast<sockaddr*>(&a), len) != 0) return sysFail("bind", err);
-  if (::listen(s.get(), backlog < 1 ? 1 : backlog) != 0) return sysFail("listen", err);
-  sock_ = std::move(s);
+  AbstractSocket a;
+  GSHMEM_CHECK(abstractSocket(name, &a, err));
+  if (bind(a.sock.get(), reinterpret_cast<sockaddr*>(&a.addr), a.len) != 0) return sysFail("bind", err);
+  if (::listen(a.sock.get(), backlog < 1 ? 1 : backlog) != 0) return sysFail("listen", err);
+  sock_ = std::move(a.sock);
   name_ = name;
   return Status::Ok;
 }
@@ -259,15 +264,10 @@ Status FdServer::serveOne(UniqueFd c, const FdNonce& nonce, std::vector<int>* pe
 // ---- client
 
 Status FdClient::connect(const std::string& name, const FdHello& hello, const Deadline& d, std::string* err) {
-  sockaddr_un a;
-  socklen_t len;
-  if (!abstractAddr(name, &a, &len)) {
-    *err = "socket name '" + name + "' is empty or too long";
-    return Status::InvalidArgument;
-  }
-  UniqueFd s(socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
-  if (!s) return sysFail("socket", err);
-  while (::connect(s.get(), reinterpret_cast<sockaddr*>(&a), len) != 0) {
+  AbstractSocket a;
+  GSHMEM_CHECK(abstractSocket(name, &a, err));
+  UniqueFd& s = a.sock;
+  while (::connect(s.get(), reinterpret_cast<sockaddr*>(&a.addr), a.len) != 0) {
     if (errno == EINTR) continue;
     if (errno != EAGAIN) return sysFail("connect", err, Status::RemoteError);
     if (d.expired()) {  // the listener's backlog stayed full

@@ -2,13 +2,13 @@
 #include "transports/shm/shm_channel.hpp"
 
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
 #include "base/log.hpp"
+#include "base/memfd.hpp"
 
 namespace gshmem {
 
@@ -22,12 +22,9 @@ Status ShmChannel::connect(Bootstrap& bs, const ShmChannelConfig& cfg) {
   seg_size_ = cfg.enable ? chan_ * static_cast<std::size_t>(n) : 0;
   LocalRegion seg;
   if (cfg.enable) {
-    int fd = memfd_create("gshmem-channel", MFD_CLOEXEC);
-    if (fd < 0 || fchmod(fd, 0600) != 0 || ftruncate(fd, static_cast<off_t>(seg_size_)) != 0) {
-      GSHMEM_LOG_ERROR(SHM, "cannot create the %zu-byte request-channel segment: %s", seg_size_, strerror(errno));
-      if (fd >= 0) close(fd);
+    int fd = -1;
+    if (isError(memfdCreate("gshmem-channel", "the request-channel segment", seg_size_, &fd)))
       return Status::SystemError;
-    }
     void* m = mmap(nullptr, seg_size_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (m == MAP_FAILED) {
       GSHMEM_LOG_ERROR(SHM, "cannot map the request-channel segment: %s", strerror(errno));

@@ -5,11 +5,11 @@
 #include <sys/stat.h>
 
 #include <cerrno>
-#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 
 #include "base/log.hpp"
+#include "base/str_format.hpp"
 #include "transports/shm/fd_exchange.hpp"
 
 namespace gshmem {
@@ -26,16 +26,6 @@ struct RegionCard {
   uint64_t size[kMaxRegions] = {};  ///< bytes of each region this PE shares (0: not shared)
 };
 static_assert(sizeof(RegionCard) == 32 + 8 * kMaxRegions, "RegionCard is exchanged as raw bytes");
-
-std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string format(const char* fmt, ...) {
-  char b[768];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(b, sizeof b, fmt, ap);
-  va_end(ap);
-  return b;
-}
 
 /// One exchange: this PE's card and socket, the peers' cards, and the one-line error.
 class Exchange {
@@ -92,7 +82,7 @@ std::string Exchange::hint(Status st, const std::string& who) {
 }
 
 Status Exchange::failReceive(int pe, Status st, const std::string& why) const {
-  *err_ = format("cannot receive PE %d's %s over the Unix socket @%s: %s; %s", pe, segments(pe).c_str(),
+  *err_ = strFormat("cannot receive PE %d's %s over the Unix socket @%s: %s; %s", pe, segments(pe).c_str(),
                  name(pe).c_str(), why.c_str(), hint(st, "PE " + std::to_string(pe)).c_str());
   return isError(st) ? st : Status::RemoteError;
 }
@@ -117,7 +107,7 @@ Status Exchange::publish() {
   if (!isError(s) && shared(me_) > 0 && !peers_.empty())
     s = server_.listen(name(me_), static_cast<int>(peers_.size()), &why);
   if (isError(s)) {
-    *err_ = format("cannot offer this PE's %s to the PEs of its node on a Unix socket: %s; set GSHMEM_TRANSPORTS=ucx "
+    *err_ = strFormat("cannot offer this PE's %s to the PEs of its node on a Unix socket: %s; set GSHMEM_TRANSPORTS=ucx "
                    "to run without shared memory", segments(me_).c_str(), why.c_str());
     return s;
   }
@@ -131,7 +121,7 @@ Status Exchange::checkNamespaces() const {
     const RegionCard& c = cards_[pe];
     if (shared(pe) == 0 || c.netns_ino == 0 || cards_[me_].netns_ino == 0) continue;
     if (c.netns_dev == cards_[me_].netns_dev && c.netns_ino == cards_[me_].netns_ino) continue;
-    *err_ = format("cannot receive PE %d's %s over the Unix socket @%s: PE %d runs on this node in another network "
+    *err_ = strFormat("cannot receive PE %d's %s over the Unix socket @%s: PE %d runs on this node in another network "
                    "namespace, where this PE cannot reach its socket; run the PEs of a node in one network namespace, "
                    "or set GSHMEM_TRANSPORTS=ucx", pe, segments(pe).c_str(), name(pe).c_str(), pe);
     return Status::Unsupported;
@@ -164,7 +154,7 @@ Status Exchange::serve() {
   if (!isError(st)) return st;
   std::string who = pending.size() == 1 ? "PE " : "PEs ";
   for (std::size_t i = 0; i < pending.size(); ++i) who += (i ? ", " : "") + std::to_string(pending[i]);
-  *err_ = format("cannot send this PE's %s to %s over the Unix socket @%s: %s; %s", segments(me_).c_str(),
+  *err_ = strFormat("cannot send this PE's %s to %s over the Unix socket @%s: %s; %s", segments(me_).c_str(),
                  who.c_str(), server_.name().c_str(), why.c_str(), hint(st, who).c_str());
   return st;
 }
@@ -174,13 +164,13 @@ Status Exchange::mapOne(int pe, int r, const UniqueFd& fd, std::vector<ShmMappin
   const char* what = r < static_cast<int>(spec_.names.size()) ? spec_.names[r] : "shared";
   struct stat st;
   if (fstat(fd.get(), &st) != 0 || static_cast<std::size_t>(st.st_size) < size) {
-    *err_ = format("PE %d's %s segment holds fewer bytes than the %zu it announced; the PEs of this job disagree "
+    *err_ = strFormat("PE %d's %s segment holds fewer bytes than the %zu it announced; the PEs of this job disagree "
                    "about their segments (mixed gshmem versions?)", pe, what, size);
     return Status::RemoteError;
   }
   void* m = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);
   if (m == MAP_FAILED) {
-    *err_ = format("cannot map the %zu bytes of PE %d's %s segment: %s; lower GSHMEM_SYMMETRIC_SIZE", size, pe, what,
+    *err_ = strFormat("cannot map the %zu bytes of PE %d's %s segment: %s; lower GSHMEM_SYMMETRIC_SIZE", size, pe, what,
                    strerror(errno));
     return Status::NoMemory;
   }

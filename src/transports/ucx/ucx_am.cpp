@@ -148,20 +148,8 @@ Status UcxTransport::waitAck(int pe, uint64_t seq) {
 // why it proves completion), which measured cheaper than an empty acknowledged batch (put 4 KiB + quiet between
 // namespace hosts: 17.7 vs 24.3 us; the target sends the acknowledgement from inside its active-message callback).
 Status UcxTransport::quietByProbe() {
-  int pes[16];
-  uint64_t seqs[16], targets[16], sink[16];
-  void* reqs[16];
-  int n = 0;
-  Status result = Status::Ok;
+  Completions c;
   bool fenced = false;
-  auto drain = [&]() {
-    for (int i = 0; i < n; ++i) {
-      Status s = reqs[i] ? waitRequest(reqs[i], pes[i], "quiet") : waitAck(pes[i], seqs[i]);
-      if (s == Status::Ok) raiseTo(peer(pes[i]).done, targets[i]);
-      else if (result == Status::Ok) result = s;
-    }
-    n = 0;
-  };
   for (int pe : remote_) {
     Peer& p = peer(pe);
     // Read before the probe is posted: an operation another thread posts after it is not covered by it.
@@ -172,28 +160,24 @@ Status UcxTransport::quietByProbe() {
       GSHMEM_UCS_CHECK(ucp_worker_fence(worker_));  // the probe is applied after the RMA posted before it
       fenced = true;
     }
-    reqs[n] = nullptr;
     if (p.batch_len != 0) {
       Status s = sendBatch(pe, true);
       if (s != Status::Ok) return s;
-      seqs[n] = p.probe_seq;
-    } else {
-      ucp_request_param_t prm{};
-      void* r = ucp_get_nbx(p.ep, &sink[n], sizeof(uint64_t), p.base[0], p.rkey[0], &prm);
-      if (UCS_PTR_IS_ERR(r)) return flushPeers("quiet");  // fall back to endpoint flushes
-      if (r == nullptr) {
-        raiseTo(p.done, target);
-        continue;
-      }
-      reqs[n] = r;
+      completionAdd(c, pe, nullptr, p.probe_seq, target, "quiet");
+      continue;
     }
-    pes[n] = pe;
-    targets[n] = target;
-    if (++n == 16) drain();
+    ucp_request_param_t prm{};
+    void* r = ucp_get_nbx(p.ep, &c.sink[c.n], sizeof(uint64_t), p.base[0], p.rkey[0], &prm);
+    if (UCS_PTR_IS_ERR(r)) return flushPeers("quiet");  // fall back to endpoint flushes
+    if (r == nullptr) {
+      raiseTo(p.done, target);
+      continue;
+    }
+    completionAdd(c, pe, r, 0, target, "quiet");
   }
   if (batching()) dirty_.clear();  // without batching it is always empty (and threads may share quiet)
-  drain();
-  return result;
+  completionsDrain(c, "quiet");
+  return c.result;
 }
 
 // put-with-signal to a UCX peer: data and signal records in one message, sent at once (the target is waiting).

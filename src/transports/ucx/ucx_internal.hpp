@@ -157,6 +157,23 @@ class UcxTransport final : public Transport {
     return Status::Ok;
   }
   Status flushPeers(const char* what);
+  /// Up to kBatch outstanding completions, waited for together: a UCP request, or (req null) the acknowledgement
+  /// `seq` of a completion probe. Each one that completes raises its peer's `done` to the `posted` value it covers
+  /// (`target`); the first failure stays in `result`. `sink` receives the probes' 8-byte gets, one per entry.
+  struct Completions {
+    static constexpr int kBatch = 16;
+    int pe[kBatch];
+    void* req[kBatch];
+    uint64_t seq[kBatch], target[kBatch], sink[kBatch];
+    int n = 0;
+    Status result = Status::Ok;
+  };
+  /// Add one completion; waits for the whole batch when it is full.
+  void completionAdd(Completions& c, int pe, void* req, uint64_t seq, uint64_t target, const char* what);
+  /// Wait for every completion added since the last drain.
+  void completionsDrain(Completions& c, const char* what);
+  /// Send @p src.pe's pending batch, then post a get of @p n bytes; *req is its UCP request (nullptr: complete).
+  Status postGet(const RemoteAddr& src, void* dst, std::size_t n, void** req);
   void watchdog(uint64_t now);
   /// True when the last watchdog pass is more than kWatchPeriodNs before `now` (another thread may have run one
   /// after `now` was read: that is not due, not a wrap-around).

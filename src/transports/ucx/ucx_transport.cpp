@@ -244,24 +244,27 @@ Status UcxTransport::waitRequest(void* req, int pe, const char* what) {
   return ucsToStatus(s);
 }
 
+void UcxTransport::completionsDrain(Completions& c, const char* what) {
+  for (int i = 0; i < c.n; ++i) {
+    Status s = c.req[i] ? waitRequest(c.req[i], c.pe[i], what) : waitAck(c.pe[i], c.seq[i]);
+    if (s == Status::Ok) raiseTo(peer(c.pe[i]).done, c.target[i]);
+    else if (c.result == Status::Ok) c.result = s;
+  }
+  c.n = 0;
+}
+
+void UcxTransport::completionAdd(Completions& c, int pe, void* req, uint64_t seq, uint64_t target,
+                                 const char* what) {
+  c.pe[c.n] = pe;
+  c.req[c.n] = req;
+  c.seq[c.n] = seq;
+  c.target[c.n] = target;
+  if (++c.n == Completions::kBatch) completionsDrain(c, what);
+}
+
 Status UcxTransport::flushPeers(const char* what) {
   // Start one endpoint flush per peer with unflushed operations, then wait for all of them.
-  void* reqs[16];
-  int pes[16];
-  uint64_t targets[16];
-  int n = 0;
-  Status result = Status::Ok;
-  auto drain = [&]() {
-    for (int i = 0; i < n; ++i) {
-      Status s = waitRequest(reqs[i], pes[i], what);
-      if (s == Status::Ok) {
-        raiseTo(peer(pes[i]).done, targets[i]);
-      } else if (result == Status::Ok) {
-        result = s;
-      }
-    }
-    n = 0;
-  };
+  Completions c;
   ucp_request_param_t prm{};
   for (int pe : remote_) {
     Peer& p = peer(pe);
@@ -272,13 +275,10 @@ Status UcxTransport::flushPeers(const char* what) {
       raiseTo(p.done, target);
       continue;
     }
-    reqs[n] = r;
-    pes[n] = pe;
-    targets[n] = target;
-    if (++n == 16) drain();
+    completionAdd(c, pe, r, 0, target, what);
   }
-  drain();
-  return result;
+  completionsDrain(c, what);
+  return c.result;
 }
 
 void UcxTransport::watchdog(uint64_t /*caller's clock*/) {
@@ -332,22 +332,26 @@ Status UcxTransport::putNbi(const RemoteAddr& dst, const void* src, std::size_t 
   return waitRequest(r, dst.pe, "put");
 }
 
-Status UcxTransport::get(const RemoteAddr& src, void* dst, std::size_t n) {
-  if (n == 0) return Status::Ok;
+Status UcxTransport::postGet(const RemoteAddr& src, void* dst, std::size_t n, void** req) {
   GSHMEM_CHECK(flushBatchTo(src.pe));  // a get after a batched put to the same address sees the put
   Peer& p = peer(src.pe);
   ucp_request_param_t prm{};
-  void* r = ucp_get_nbx(p.ep, dst, n, p.base[src.region] + src.offset, p.rkey[src.region], &prm);
+  *req = ucp_get_nbx(p.ep, dst, n, p.base[src.region] + src.offset, p.rkey[src.region], &prm);
+  return Status::Ok;
+}
+
+Status UcxTransport::get(const RemoteAddr& src, void* dst, std::size_t n) {
+  if (n == 0) return Status::Ok;
+  void* r = nullptr;
+  GSHMEM_CHECK(postGet(src, dst, n, &r));
   return waitRequest(r, src.pe, "get");
 }
 
 Status UcxTransport::getNbi(const RemoteAddr& src, void* dst, std::size_t n) {
   if (n == 0) return Status::Ok;
-  GSHMEM_CHECK(flushBatchTo(src.pe));  // a get after a batched put to the same address sees the put
-  Peer& p = peer(src.pe);
-  ucp_request_param_t prm{};
-  void* r = ucp_get_nbx(p.ep, dst, n, p.base[src.region] + src.offset, p.rkey[src.region], &prm);
-  markPosted(p);  // the endpoint flush in quiet() completes it
+  void* r = nullptr;
+  GSHMEM_CHECK(postGet(src, dst, n, &r));
+  markPosted(peer(src.pe));  // the endpoint flush in quiet() completes it
   if (r == nullptr) return Status::Ok;
   if (UCS_PTR_IS_ERR(r)) return waitRequest(r, src.pe, "get");
   ucp_request_free(r);
