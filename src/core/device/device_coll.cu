@@ -47,7 +47,7 @@ __global__ void __launch_bounds__(kThreads) moverKernel(DeviceHandle h, int kind
 /// The handle, once the call's team and peers are fit for the device collectives; else one line and the end.
 const DeviceHandle& collHandle(const char* call, gshmem_team_t team) {
   const DeviceHandle* h = backendHandle();
-  if (!h) fatal(call, "there is no device symmetric heap (no GPU, or GSHMEM_SYMMETRIC_SIZE_DEVICE=0)");
+  if (!h) errorNoDeviceHeap(call);
   if (team != GSHMEM_TEAM_WORLD)
     fatal(call, "device collectives take GSHMEM_TEAM_WORLD (team %d given); use the host collective on other teams",
           static_cast<int>(team));
@@ -60,9 +60,7 @@ const DeviceHandle& collHandle(const char* call, gshmem_team_t team) {
 
 void checkRange(const char* call, const char* what, const void* p, std::size_t n) {
   const std::size_t o = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(g_region.base);
-  if (o >= g_region.size || n > g_region.size - o)
-    fatal(call, "%s %p (+%zu bytes) is not in the device symmetric heap; allocate it with nvshmem_malloc or "
-          "gshmemx_malloc_device", what, p, n);
+  if (!g_region.base || o >= g_region.size || n > g_region.size - o) errorNotInDeviceHeap(call, what, p, n);
 }
 
 /// Blocks for a data phase in which a PE moves @p bytes: one per kBytesPerBlock, at most two per SM.
