@@ -5,7 +5,8 @@
 #                                        nvshmem_bench, osu -d cuda, the exit test
 #   scripts/gpu-lease.sh 2 CARRY PEERS   device-initiated sweep, host-initiated calibrate + sweep, staged over UCX,
 #                                        the proxy ring microbenchmark, the peer anchors (raw P2P, NVSHMEM, NCCL)
-#   scripts/gpu-lease.sh 3 CARRY PEERS   GPU tests again (2 GPUs P2P on/off; 1, 2 and 4 PEs sharing GPU 0), the
+#   scripts/gpu-lease.sh 3 CARRY PEERS   GPU tests again (2 GPUs P2P on/off/forced UCX; 1, 2 and 4 PEs sharing GPU 0;
+#                                        the exit test), the
 #                                        signal probe and gshmem_gpu_bench beside nvshmem_bench, and the stream
 #                                        collectives of gshmem, NVSHMEM and NCCL (coll_bench.cu) with a ratio table
 # CARRY: a build tree with the binaries (scripts/gpu-run.sh's layout); protocarry/ beside it (scripts/gpu-sweep.sh
@@ -50,7 +51,13 @@ elif [ "$PART" = 3 ]; then
     CUDA_VISIBLE_DEVICES=0 GSHMEM_P2P=1 timeout 150 $MPI -np $np --oversubscribe "$B/tests/gpu/gpu_device_tests" --gtest_color=no > "$OUT/shared_np$np.log" 2>&1
     say "shared GPU np$np P2P=1 rc $? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/shared_np$np.log" | tr '\n' ' ')"
   done
-  grep -hE "FAILED|Failure|gshmem: PE" "$OUT"/tests2gpu_*.log "$OUT"/shared_np*.log | head -20 | tee -a "$S"
+  GSHMEM_TRANSPORTS=ucx GSHMEM_P2P=0 timeout 120 $MPI -np 2 "$B/tests/gpu/gpu_device_tests" --gtest_color=no > "$OUT/tests_ucx.log" 2>&1
+  say "2 GPUs np2 forced UCX rc $? $(grep -E '^\[  (PASSED|FAILED) ' "$OUT/tests_ucx.log" | tr '\n' ' ')"
+  for how in "return" "exit 7 work"; do for p2p in 1 0; do
+    GSHMEM_P2P=$p2p timeout 60 $MPI -np 2 "$B/tests/gpu/gpu_exit_test" $how > "$OUT/exit_${how// /_}_$p2p.log" 2>&1
+    say "gpu_exit_test $how P2P=$p2p rc $?"
+  done; done
+  grep -hE "FAILED|Failure|gshmem: PE" "$OUT"/tests2gpu_*.log "$OUT"/shared_np*.log "$OUT"/tests_ucx.log | head -20 | tee -a "$S"
   say "---- signal_probe"; timeout 60 "$P/signal_probe" 20000 2>&1 | grep VARIANT | tee -a "$S"
   GPU_BENCH_ARGS=" " SKIP_PROXY_BENCH=1 PARTS=bench,nvshmem timeout 200 scripts/gpu-run.sh "$B" > "$OUT/gpu-run.txt" 2>&1
   grep -h "^RESULT" "$OUT"/bench_*.log | tee -a "$S"
