@@ -21,6 +21,13 @@
 // thread of exactly one block per PE. Other blocks of the grid must not wait on the barrier's outcome unless the
 // grid is launched cooperatively (all blocks resident). Barriers share their epoch with
 // gshmemx_barrier_all_on_stream, so host-stream and device barriers may be mixed in order.
+//
+// Collectives (impl/coll__funcs.cuh; gshmem_T_OP_reduce, _reducescatter, _broadcast, _fcollect, _alltoall,
+// gshmem_barrier, gshmem_team_sync and their _warp/_block forms): GSHMEM_TEAM_WORLD only, every PE's heap mapped
+// (same node, P2P on). One group per PE calls each collective, every PE the same collectives in the same order;
+// the caller spins on the other PEs, so the calling group of every PE must be running at the same time (other
+// blocks of the grid must not wait on it unless the grid is launched cooperatively). Host-stream collectives
+// (gshmemx_*_on_stream) and device collectives must not be in flight at the same time on one PE.
 #pragma once
 #include "gshmem/device/handle.cuh"
 
