@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include "core/device/device.hpp"
+#include "core/device/device_kernels.hpp"
 #include "gshmem/device/api.cuh"
 #include "gshmem/device/impl/coll__decls.cuh"
 
@@ -17,13 +18,9 @@ namespace {
 constexpr int kThreads = 512;
 constexpr std::size_t kBytesPerBlock = std::size_t(32) << 10;  ///< bytes a PE moves per block of a data phase
 
-enum Mover : int { kBroadcast, kFcollect, kAlltoall };
-
 /// Exchange epochs: one per one-round call, the same sequence on every PE (collectives are called in one order).
 uint64_t g_epoch = 0;
 const char* g_epoch_heap = nullptr;  ///< the heap the epochs count for (its scratch flags start at zero)
-
-__global__ void syncKernel(DeviceHandle h, int do_quiet) { dev::barrierAll(h, do_quiet != 0); }
 
 template <int Op, typename T>
 __global__ void __launch_bounds__(kThreads) exchangeKernel(DeviceHandle h, int kind, uint64_t epoch, void* d,
@@ -39,15 +36,14 @@ __global__ void __launch_bounds__(kThreads) reduceKernel(DeviceHandle h, T* d, c
 
 __global__ void __launch_bounds__(kThreads) moverKernel(DeviceHandle h, int kind, void* d, const void* s, size_t n,
                                                         int root) {
-  if (kind == kBroadcast) dev::broadcastPhase<kScopeBlock>(h, d, s, n, root, blockIdx.x, gridDim.x);
-  else if (kind == kFcollect) dev::fcollectPhase<kScopeBlock>(h, d, s, n, blockIdx.x, gridDim.x);
+  if (kind == dev::kCollBroadcast) dev::broadcastPhase<kScopeBlock>(h, d, s, n, root, blockIdx.x, gridDim.x);
+  else if (kind == dev::kCollFcollect) dev::fcollectPhase<kScopeBlock>(h, d, s, n, blockIdx.x, gridDim.x);
   else dev::alltoallPhase<kScopeBlock>(h, d, s, n, blockIdx.x, gridDim.x);
 }
 
 /// The handle, once the call's team and peers are fit for the device collectives; else one line and the end.
 const DeviceHandle& collHandle(const char* call, gshmem_team_t team) {
-  const DeviceHandle* h = backendHandle();
-  if (!h) errorNoDeviceHeap(call);
+  const DeviceHandle* h = &handleFor(call);
   if (team != GSHMEM_TEAM_WORLD)
     fatal(call, "device collectives take GSHMEM_TEAM_WORLD (team %d given); use the host collective on other teams",
           static_cast<int>(team));
@@ -56,11 +52,6 @@ const DeviceHandle& collHandle(const char* call, gshmem_team_t team) {
       fatal(call, "PE %d's device heap is not mapped here; device collectives need every PE on this node with "
             "GSHMEM_P2P=1", pe);
   return *h;
-}
-
-void checkRange(const char* call, const char* what, const void* p, std::size_t n) {
-  const std::size_t o = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(g_region.base);
-  if (!g_region.base || o >= g_region.size || n > g_region.size - o) errorNotInDeviceHeap(call, what, p, n);
 }
 
 /// Blocks for a data phase in which a PE moves @p bytes: one per kBytesPerBlock, at most two per SM.
@@ -75,11 +66,6 @@ unsigned blocksFor(std::size_t bytes) {
   return static_cast<unsigned>(b < 1 ? 1 : (b > std::size_t(2) * sms ? std::size_t(2) * sms : b));
 }
 
-void checkLaunch(const char* call) {
-  const cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) fatal(call, "kernel launch failed: %s", cudaGetErrorString(e));
-}
-
 /// Run a collective that sends @p c bytes to each PE: the one-round exchange when c fits a slot, else sync +
 /// phase(blocks) + sync.
 template <int Op, typename T, class Phase>
@@ -90,9 +76,9 @@ int run(const char* call, const DeviceHandle& h, dev::CollKind kind, void* d, co
     if (g_epoch_heap != h.heap_base) g_epoch = 0, g_epoch_heap = h.heap_base;
     exchangeKernel<Op, T><<<blocksFor(bytes), kThreads, 0, st>>>(h, kind, ++g_epoch, d, s, c, root);
   } else {
-    syncKernel<<<1, 1, 0, st>>>(h, 0);
+    launchBarrier(h, false, st);
     phase(blocksFor(bytes));
-    syncKernel<<<1, 1, 0, st>>>(h, 0);
+    launchBarrier(h, false, st);
   }
   checkLaunch(call);
   return 0;
@@ -104,42 +90,40 @@ int reduceOnStream(const char* call, gshmem_team_t team, T* d, const T* s, std::
   const DeviceHandle& h = collHandle(call, team);
   if (n == 0) return 0;
   const std::size_t npes = static_cast<std::size_t>(h.n_pes);
-  checkRange(call, "dest", d, n * sizeof(T));
-  checkRange(call, "source", s, (scatter ? n * npes : n) * sizeof(T));
+  checkDev(call, "dest", d, n * sizeof(T));
+  checkDev(call, "source", s, (scatter ? n * npes : n) * sizeof(T));
   return run<Op, T>(call, h, scatter ? dev::kCollReducescatter : dev::kCollReduce, d, s, n * sizeof(T), 0, st,
                     [&](unsigned blocks) {
                       reduceKernel<Op, T><<<blocks, kThreads, 0, st>>>(h, d, s, n, scatter ? 1 : 0);
                     });
 }
 
-int moverOnStream(const char* call, gshmem_team_t team, Mover kind, void* d, const void* s, std::size_t n, int root,
-                  cudaStream_t st) {
+/// Broadcast, fcollect or alltoall (kind) of n bytes per PE.
+int moverOnStream(const char* call, gshmem_team_t team, dev::CollKind kind, void* d, const void* s, std::size_t n,
+                  int root, cudaStream_t st) {
   const DeviceHandle& h = collHandle(call, team);
-  if (kind == kBroadcast && static_cast<unsigned>(root) >= static_cast<unsigned>(h.n_pes))
+  if (kind == dev::kCollBroadcast && static_cast<unsigned>(root) >= static_cast<unsigned>(h.n_pes))
     fatal(call, "PE_root %d is not a PE of the team (0..%d)", root, h.n_pes - 1);
   if (n == 0) return 0;
   const std::size_t npes = static_cast<std::size_t>(h.n_pes);
-  checkRange(call, "dest", d, kind == kBroadcast ? n : n * npes);
-  checkRange(call, "source", s, kind == kAlltoall ? n * npes : n);
-  const dev::CollKind ck = kind == kBroadcast ? dev::kCollBroadcast : kind == kFcollect ? dev::kCollFcollect
-                                                                                         : dev::kCollAlltoall;
-  return run<dev::kRedSum, unsigned char>(call, h, ck, d, s, n, root, st, [&](unsigned blocks) {
+  checkDev(call, "dest", d, kind == dev::kCollBroadcast ? n : n * npes);
+  checkDev(call, "source", s, kind == dev::kCollAlltoall ? n * npes : n);
+  return run<dev::kRedSum, unsigned char>(call, h, kind, d, s, n, root, st, [&](unsigned blocks) {
     moverKernel<<<blocks, kThreads, 0, st>>>(h, kind, d, s, n, root);
   });
 }
 
 void syncOnStream(const char* call, gshmem_team_t team, bool do_quiet, cudaStream_t st) {
-  const DeviceHandle& h = collHandle(call, team);
-  syncKernel<<<1, 1, 0, st>>>(h, do_quiet ? 1 : 0);
+  launchBarrier(collHandle(call, team), do_quiet, st);
   checkLaunch(call);
 }
 
 }  // namespace
 }  // namespace gshmem::device
 
-using gshmem::device::kAlltoall;
-using gshmem::device::kBroadcast;
-using gshmem::device::kFcollect;
+using gshmem::dev::kCollAlltoall;
+using gshmem::dev::kCollBroadcast;
+using gshmem::dev::kCollFcollect;
 
 extern "C" {
 
@@ -159,13 +143,13 @@ GSHMEMI_RED_ARITH_TYPES(GSHMEMI_DEF_RED_STREAM_ARITH)
 GSHMEMI_RED_BIT_TYPES(GSHMEMI_DEF_RED_STREAM_BIT)
 
 int gshmemx_broadcastmem_on_stream(gshmem_team_t t, void* d, const void* s, size_t n, int root, cudaStream_t st) {
-  return gshmem::device::moverOnStream("gshmemx_broadcastmem_on_stream", t, kBroadcast, d, s, n, root, st);
+  return gshmem::device::moverOnStream("gshmemx_broadcastmem_on_stream", t, kCollBroadcast, d, s, n, root, st);
 }
 int gshmemx_fcollectmem_on_stream(gshmem_team_t t, void* d, const void* s, size_t n, cudaStream_t st) {
-  return gshmem::device::moverOnStream("gshmemx_fcollectmem_on_stream", t, kFcollect, d, s, n, 0, st);
+  return gshmem::device::moverOnStream("gshmemx_fcollectmem_on_stream", t, kCollFcollect, d, s, n, 0, st);
 }
 int gshmemx_alltoallmem_on_stream(gshmem_team_t t, void* d, const void* s, size_t n, cudaStream_t st) {
-  return gshmem::device::moverOnStream("gshmemx_alltoallmem_on_stream", t, kAlltoall, d, s, n, 0, st);
+  return gshmem::device::moverOnStream("gshmemx_alltoallmem_on_stream", t, kCollAlltoall, d, s, n, 0, st);
 }
 void gshmemx_barrier_on_stream(gshmem_team_t t, cudaStream_t st) {
   gshmem::device::syncOnStream("gshmemx_barrier_on_stream", t, true, st);

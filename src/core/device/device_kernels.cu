@@ -47,6 +47,12 @@ __global__ void quietKernel(DeviceHandle h) { dev::quiet(h); }
 
 __global__ void barrierKernel(DeviceHandle h, int do_quiet) { dev::barrierAll(h, do_quiet != 0); }
 
+}  // namespace
+
+void launchBarrier(const DeviceHandle& h, bool do_quiet, cudaStream_t s) {
+  barrierKernel<<<1, 1, 0, s>>>(h, do_quiet ? 1 : 0);
+}
+
 // Validation of the public calls' arguments: each failure is the call's one-line error (core/runtime/errors.cpp).
 const DeviceHandle& handleFor(const char* call) {
   const DeviceHandle* h = backendHandle();
@@ -57,6 +63,9 @@ void checkDev(const char* call, const char* what, const void* p, size_t n) {
   size_t o = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(g_region.base);
   if (!g_region.base || o >= g_region.size || n > g_region.size - o) errorNotInDeviceHeap(call, what, p, n);
 }
+
+namespace {
+
 void checkSig(const char* call, const uint64_t* sig) {
   checkDev(call, "sig_addr", sig, 8);
   if (reinterpret_cast<uintptr_t>(sig) % 8) ops::errorMisaligned(call, sig, 8);
@@ -77,10 +86,15 @@ Status launched(std::string* why) {
 [[noreturn]] __attribute__((cold)) void onStreamFailed(const char* call, const std::string& why) {
   fatal(call, "%s", why.c_str());
 }
+
+}  // namespace
+
 void checkLaunch(const char* call) {
   std::string why;
   if (isError(launched(&why))) onStreamFailed(call, why);
 }
+
+namespace {
 
 /// A put or get of @p n bytes with PE @p pe's device heap, in the order of @p s. Arguments already validated.
 Status rmaOnStream(const DeviceHandle& h, void* dst, const void* src, size_t n, int pe, cudaStream_t s, bool get,
@@ -180,13 +194,13 @@ void gshmemx_quiet_on_stream(cudaStream_t stream) {
 
 void gshmemx_barrier_all_on_stream(cudaStream_t stream) {
   const char* call = "gshmemx_barrier_all_on_stream";
-  barrierKernel<<<1, 1, 0, stream>>>(handleFor(call), 1);
+  launchBarrier(handleFor(call), true, stream);
   checkLaunch(call);
 }
 
 void gshmemx_sync_all_on_stream(cudaStream_t stream) {
   const char* call = "gshmemx_sync_all_on_stream";
-  barrierKernel<<<1, 1, 0, stream>>>(handleFor(call), 0);
+  launchBarrier(handleFor(call), false, stream);
   checkLaunch(call);
 }
 
