@@ -7,6 +7,8 @@
 // The algorithms and their contract are in include/gshmem/device/impl/coll__funcs.cuh.
 #include <cuda_runtime.h>
 
+#include <algorithm>
+
 #include "core/device/device.hpp"
 #include "core/device/device_kernels.hpp"
 #include "gshmem/device/api.cuh"
@@ -54,7 +56,8 @@ const DeviceHandle& collHandle(const char* call, gshmem_team_t team) {
   return *h;
 }
 
-/// Blocks for a data phase in which a PE moves @p bytes: one per kBytesPerBlock, at most two per SM.
+/// Blocks for a data phase in which a PE moves @p bytes: one per kBytesPerBlock, at most two per SM and at most
+/// kCollPartsMax (the exchange keeps one flag per block and source PE).
 unsigned blocksFor(std::size_t bytes) {
   static int sms = [] {
     int d = 0, n = 0;
@@ -62,8 +65,9 @@ unsigned blocksFor(std::size_t bytes) {
       n = 1;
     return n;
   }();
+  const std::size_t cap = std::min<std::size_t>(std::size_t(2) * sms, kCollPartsMax);
   const std::size_t b = (bytes + kBytesPerBlock - 1) / kBytesPerBlock;
-  return static_cast<unsigned>(b < 1 ? 1 : (b > std::size_t(2) * sms ? std::size_t(2) * sms : b));
+  return static_cast<unsigned>(b < 1 ? 1 : (b > cap ? cap : b));
 }
 
 /// Run a collective that sends @p c bytes to each PE: the one-round exchange when c fits a slot, else sync +
