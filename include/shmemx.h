@@ -41,6 +41,9 @@ void gshmemx_putmem_on_stream(void* dest, const void* source, size_t nbytes, int
 void gshmemx_getmem_on_stream(void* dest, const void* source, size_t nbytes, int pe, struct CUstream_st* stream);
 void gshmemx_putmem_signal_on_stream(void* dest, const void* source, size_t nbytes, uint64_t* sig_addr,
                                      uint64_t signal, int sig_op, int pe, struct CUstream_st* stream);
+/** Later work on `stream` waits until *sig_addr compares true. GE and EQ wait in the GPU's front end (a stream
+ * memory operation: no SM held, other processes sharing the GPU run meanwhile); GE then compares as a wrapping
+ * difference, ((int64_t)(*sig_addr - cmp_value) >= 0), like NVSHMEM's. The other comparisons poll in a kernel. */
 void gshmemx_signal_wait_until_on_stream(uint64_t* sig_addr, int cmp, uint64_t cmp_value, struct CUstream_st* stream);
 /** Every stream-ordered operation enqueued before it on `stream` is complete when later work on `stream` runs. */
 void gshmemx_quiet_on_stream(struct CUstream_st* stream);
