@@ -36,6 +36,7 @@
 #include <mpi-ext.h>
 #endif
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -94,7 +95,6 @@ struct Slab {
   float* host[4] = {};  // pinned: send plane 1, send plane nz, receive lower, receive upper
   bool cuda_aware = false, corrupt = false;
   uint64_t k = 0, sweep = 0;
-  int bulk_blocks = 1;
 };
 
 bool fused(Variant v) { return v == Variant::Direct || v == Variant::Auto || v == Variant::Serial; }
@@ -109,13 +109,13 @@ HalfSweep halfArgs(const Slab& sl, int c, bool hb) {
   return a;
 }
 
-template <bool HB>
-void launch(const HalfSweep& a, int nbnd, int nbulk, bool bulk, cudaStream_t st) {
-  halfSweepKernel<HB><<<nbnd + nbulk, kThreads, 0, st>>>(a, nbnd, bulk);
-}
-void launchHalf(const HalfSweep& a, bool hb, int nbnd, int nbulk, bool bulk, cudaStream_t st) {
-  if (hb) launch<true>(a, nbnd, nbulk, bulk, st);
-  else launch<false>(a, nbnd, nbulk, bulk, st);
+/** Launches nbnd boundary blocks, and the bulk's blocks when bulk is set. */
+void launchHalf(const HalfSweep& a, bool hb, int nbnd, bool bulk, cudaStream_t st) {
+  const unsigned bpp = (unsigned)((a.g.H2 + kThreads - 1) / kThreads);
+  const unsigned grid = nbnd + (bulk ? (unsigned)std::max(a.g.nz - 2, 0) * bpp : 0u);
+  if (grid == 0) return;
+  if (hb) halfSweepKernel<true><<<grid, kThreads, 0, st>>>(a, nbnd, bpp);
+  else halfSweepKernel<false><<<grid, kThreads, 0, st>>>(a, nbnd, bpp);
   HSG_CK(cudaGetLastError());
 }
 
@@ -166,7 +166,7 @@ void halfSweep(Slab& sl, int c, bool hb) {
   const HalfSweep a = halfArgs(sl, c, hb);
   const int nbnd = 2 * sl.nch;
   if (fused(sl.v)) {
-    launchHalf(a, hb, nbnd, sl.bulk_blocks, true, sl.a);
+    launchHalf(a, hb, nbnd, true, sl.a);
     if (sl.v == Variant::Serial) {  // periodic self-wrap by local copies
       const size_t nb = sl.g.colourFloats() * sizeof(float);
       HSG_CK(cudaMemcpyAsync(sl.s + sl.g.off(0, c, 0), sl.s + sl.g.off(sl.g.nz, c, 0), nb,
@@ -181,9 +181,9 @@ void halfSweep(Slab& sl, int c, bool hb) {
       gshmemx_signal_wait_until_on_stream(sl.sig, GSHMEM_CMP_GE, sl.k - 1, sl.a);
       gshmemx_signal_wait_until_on_stream(sl.sig + sl.nsig, GSHMEM_CMP_GE, sl.k - 1, sl.a);
     }
-    launchHalf(a, hb, nbnd, 0, false, sl.a);
+    launchHalf(a, hb, nbnd, false, sl.a);
     HSG_CK(cudaEventRecord(sl.ev_bnd, sl.a));
-    if (sl.g.nz > 2) launchHalf(a, hb, 0, sl.bulk_blocks, true, sl.b);
+    launchHalf(a, hb, 0, true, sl.b);
     HSG_CK(cudaEventRecord(sl.ev_bulk, sl.b));
     if (sl.v == Variant::Mpi) mpiExchange(sl, c);
     else streamPuts(sl, c);
@@ -281,8 +281,6 @@ void setupSlab(Slab& sl, const Params& p, Variant v, const std::vector<int>& nz_
   HSG_CK(cudaEventCreateWithFlags(&sl.ev_bulk, cudaEventDisableTiming));
   HSG_CK(cudaGetDevice(&dev));
   HSG_CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  const size_t bulk_sites = (size_t)std::max(sl.g.nz - 2, 1) * sl.g.H2;
-  sl.bulk_blocks = (int)std::min<size_t>((bulk_sites + kThreads - 1) / kThreads, (size_t)sms * (2048 / kThreads));
 #if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
   sl.cuda_aware = v == Variant::Mpi && MPIX_Query_cuda_support() == 1 && !std::getenv("HSG_MPI_STAGED");
 #endif
@@ -386,7 +384,7 @@ void cpuSweeps(const Geo& g, std::vector<float>& s, const std::vector<float>& J,
   for (int sw = 0; sw < sweeps; ++sw)
     for (int c = 0; c < 2; ++c) {
       for (int lz = 1; lz <= g.nz; ++lz)
-        for (size_t i = 0; i < g.H2; ++i)
+        for (unsigned i = 0; i < g.H2; ++i)
           hb ? hsg_gpu::updateSite<true>(g, s.data(), J.data(), lz, g.gz(lz), c, i, p.beta, p.seed, sw)
              : hsg_gpu::updateSite<false>(g, s.data(), J.data(), lz, g.gz(lz), c, i, 0.0f, p.seed, sw);
       std::memcpy(&s[g.off(0, c, 0)], &s[g.off(g.nz, c, 0)], g.colourFloats() * sizeof(float));

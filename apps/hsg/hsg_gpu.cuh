@@ -29,7 +29,10 @@ struct Geo {
   HSG_HD size_t off(int lz, int c, int k) const { return ((size_t)(lz * 2 + c) * 3 + k) * H2; }
   HSG_HD size_t colourFloats() const { return 3 * H2; }                  // one colour of one plane
   HSG_HD size_t slabFloats() const { return (size_t)(nz + 2) * 6 * H2; }  // ghosts included
-  HSG_HD int gz(int lz) const { return ((z0 + lz - 1) % L + L) % L; }
+  HSG_HD int gz(int lz) const {  // lz in 0..nz+1, so z0 + lz - 1 lies in [-1, L]
+    const int z = z0 + lz - 1;
+    return z < 0 ? z + L : (z >= L ? z - L : z);
+  }
 };
 
 inline Geo makeGeo(int L, int nz, int z0) {
@@ -91,11 +94,11 @@ HSG_HD inline void heatBath(const float* h, float beta, uint64_t r, float* s) {
 /** Updates site i of colour c in plane lz (global plane zg) of slab s: over-relaxation, or the heat bath when
  *  HB. Reads the other colour of planes lz - 1..lz + 1; the field sums +x, -x, +y, -y, +z, -z in that order. */
 template <bool HB>
-HSG_HD inline void updateSite(const Geo& g, float* s, const float* J, int lz, int zg, int c, size_t i, float beta,
+HSG_HD inline void updateSite(const Geo& g, float* s, const float* J, int lz, int zg, int c, unsigned i, float beta,
                               uint64_t seed, uint64_t sweep) {
   const int H = g.H, L = g.L, oc = 1 - c;
   const size_t H2 = g.H2;
-  const int y = (int)(i / H), jj = (int)(i - (size_t)y * H), px = (c + y + zg) & 1;
+  const int y = (int)(i / (unsigned)H), jj = (int)(i - (unsigned)y * H), px = (c + y + zg) & 1;
   const int jp = jj + px >= H ? jj + px - H : jj + px, jm = jj + px - 1 < 0 ? jj + px - 1 + H : jj + px - 1;
   const size_t ixp = (size_t)y * H + jp, ixm = (size_t)y * H + jm;
   const size_t iyp = (size_t)(y + 1 == L ? 0 : y + 1) * H + jj, iym = (size_t)(y == 0 ? L - 1 : y - 1) * H + jj;

@@ -33,7 +33,7 @@ __device__ void boundaryBlock(const HalfSweep& a, int b) {
     __syncthreads();
   }
   const int zg = a.g.gz(lz);
-  for (size_t i = i0 + threadIdx.x; i < i1; i += blockDim.x)
+  for (unsigned i = (unsigned)i0 + threadIdx.x; i < i1; i += blockDim.x)
     hsg_gpu::updateSite<HB>(a.g, a.s, a.J, lz, zg, a.c, i, a.beta, a.seed, a.sweep);
   if (!a.put) return;
   __syncthreads();
@@ -47,17 +47,16 @@ __device__ void boundaryBlock(const HalfSweep& a, int b) {
                                   GSHMEM_SIGNAL_SET, pe);
 }
 
-/** Blocks [0, nbnd) are boundary blocks (nbnd = 2 * nch, or 0 for a bulk-only launch); the rest share the bulk
- *  planes 2..nz-1 (none when the launch is boundary-only: bulk == false). */
+/** Blocks [0, nbnd) are boundary blocks (nbnd = 2 * nch, or 0 for a bulk-only launch); block nbnd + b updates
+ *  sites [(b % bpp) * kThreads, +kThreads) of plane 2 + b / bpp (bpp blocks per plane), so the grid decides how
+ *  much of the bulk a launch covers (none for a boundary-only launch) and no thread divides 64-bit indices. */
 template <bool HB>
-__global__ void __launch_bounds__(kThreads) halfSweepKernel(HalfSweep a, int nbnd, bool bulk) {
+__global__ void __launch_bounds__(kThreads) halfSweepKernel(HalfSweep a, int nbnd, unsigned bpp) {
   if ((int)blockIdx.x < nbnd) return boundaryBlock<HB>(a, blockIdx.x);
-  if (!bulk) return;
-  const size_t n = (size_t)(a.g.nz - 2) * a.g.H2, stride = (size_t)(gridDim.x - nbnd) * blockDim.x;
-  for (size_t t = (blockIdx.x - nbnd) * (size_t)blockDim.x + threadIdx.x; t < n; t += stride) {
-    const int lz = 2 + (int)(t / a.g.H2);
-    hsg_gpu::updateSite<HB>(a.g, a.s, a.J, lz, a.g.gz(lz), a.c, t % a.g.H2, a.beta, a.seed, a.sweep);
-  }
+  const unsigned b = blockIdx.x - nbnd, pl = b / bpp, i = (b - pl * bpp) * kThreads + threadIdx.x;
+  if (i >= a.g.H2) return;
+  const int lz = 2 + (int)pl;
+  hsg_gpu::updateSite<HB>(a.g, a.s, a.J, lz, a.g.gz(lz), a.c, i, a.beta, a.seed, a.sweep);
 }
 
 /** Waits until every ghost chunk carries signal >= k, then completes this PE's puts. */
