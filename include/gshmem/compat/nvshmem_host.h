@@ -105,15 +105,33 @@ static inline int nvshmemx_buffer_unregister_symmetric(void* addr, size_t length
 }
 
 /* ---- teams: the world only (device collectives and team handles are world-only so far) */
-static inline int nvshmem_team_my_pe(nvshmem_team_t t) {
+/* team_my_pe, team_n_pes and team_translate_pe are host and device routines (device: under nvcc). */
+#ifdef __CUDACC__
+#define GSHMEMI_NV_HD __host__ __device__
+#else
+#define GSHMEMI_NV_HD
+#endif
+static inline GSHMEMI_NV_HD int nvshmem_team_my_pe(nvshmem_team_t t) {
+#ifdef __CUDA_ARCH__
+  return t == NVSHMEM_TEAM_WORLD ? gshmem_my_pe() : -1;
+#else
   return t == NVSHMEM_TEAM_WORLD ? shmem_team_my_pe(SHMEM_TEAM_WORLD) : -1;
+#endif
 }
-static inline int nvshmem_team_n_pes(nvshmem_team_t t) {
+static inline GSHMEMI_NV_HD int nvshmem_team_n_pes(nvshmem_team_t t) {
+#ifdef __CUDA_ARCH__
+  return t == NVSHMEM_TEAM_WORLD ? gshmem_n_pes() : -1;
+#else
   return t == NVSHMEM_TEAM_WORLD ? shmem_team_n_pes(SHMEM_TEAM_WORLD) : -1;
+#endif
 }
-static inline int nvshmem_team_translate_pe(nvshmem_team_t src, int src_pe, nvshmem_team_t dest) {
+static inline GSHMEMI_NV_HD int nvshmem_team_translate_pe(nvshmem_team_t src, int src_pe, nvshmem_team_t dest) {
   if (src != NVSHMEM_TEAM_WORLD || dest != NVSHMEM_TEAM_WORLD) return -1;
+#ifdef __CUDA_ARCH__
+  return src_pe >= 0 && src_pe < gshmem_n_pes() ? src_pe : -1;
+#else
   return src_pe >= 0 && src_pe < shmem_n_pes() ? src_pe : -1;
+#endif
 }
 static inline int nvshmem_team_get_config(nvshmem_team_t t, long mask, nvshmem_team_config_t* config) {
   if (t != NVSHMEM_TEAM_WORLD) return -1;
