@@ -12,6 +12,8 @@ extern "C" {
 
 /** Wall-clock time in seconds since an arbitrary fixed point (monotonic, not synchronized across PEs). */
 double shmemx_wtime(void);
+/** 1 between shmem_init (or shmem_init_thread) and shmem_finalize, else 0. */
+int gshmemx_query_initialized(void);
 
 /* ---- GPU memory. Present in every build; without CUDA or a GPU the device heap is absent:
  * gshmemx_device_available() returns 0 and allocations return NULL. Device memory is asked for by name

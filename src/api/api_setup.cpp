@@ -40,6 +40,8 @@ void shmem_query_thread(int* provided) {
 
 void shmem_finalize(void) { gshmem::runtimeFinalize(); }
 
+int gshmemx_query_initialized(void) { return gshmem::runtimeInitialized() ? 1 : 0; }
+
 void shmem_global_exit(int status) { gshmem::globalExit(status); }
 
 int shmem_my_pe(void) { return gshmem::g_rt.my_pe; }
