@@ -1,6 +1,6 @@
 // Algorithm choice of the collectives (contract in coll.hpp). GSHMEM_COLL_<FAMILY> forces one; auto takes the
-// mailbox whenever one message carries the call's largest block, as it costs one round with the flag in the
-// destination's memory, and otherwise the synchronized algorithms.
+// mailbox for small blocks, as it costs one round with the flag in the destination's memory, and the synchronized
+// algorithms past each family's crossover (autoMailboxMax).
 #include <cstdio>
 
 #include "base/config.hpp"
@@ -36,12 +36,26 @@ Algo fromName(const std::string& s) {
   return Algo::kSync;
 }
 
+/// Where auto stops taking the mailbox. Past it the synchronized algorithms win on the reference machine (2 PEs,
+/// one node): the mailbox copies each block twice (into the slot, out of it), they copy it once, so their fixed
+/// cost of two synchronizations is repaid from about these sizes on.
+std::size_t autoMailboxMax(Family f) {
+  if (params().COLL_MAILBOX_MAX) return params().COLL_MAILBOX_MAX;
+  switch (f) {
+    case Family::kBroadcast: return 2048;
+    case Family::kCollect: return 1024;
+    case Family::kAlltoall: return 512;
+    case Family::kReduce: return 512;
+  }
+  return 512;
+}
+
 }  // namespace
 
 Algo chooseAlgo(Family family, std::size_t bytes) {
   const std::string& want = forced(family);
   const bool fits = mailbox::usable() && bytes <= mailbox::capacity();
-  if (want == "auto") return fits ? Algo::kMailbox : fallback(family, bytes);
+  if (want == "auto") return fits && bytes <= autoMailboxMax(family) ? Algo::kMailbox : fallback(family, bytes);
   const Algo a = fromName(want);
   return a == Algo::kMailbox && !fits ? fallback(family, bytes) : a;
 }
