@@ -38,9 +38,11 @@ Algo fromName(const std::string& s) {
 
 /// Where auto stops taking the mailbox. Past it the synchronized algorithms win on the reference machine (2 PEs,
 /// one node): the mailbox copies each block twice (into the slot, out of it), they copy it once, so their fixed
-/// cost of two synchronizations is repaid from about these sizes on.
+/// cost of two synchronizations is repaid from about these sizes on. With more PEs than cores a synchronization
+/// waits for descheduled PEs and costs far more than a copy: then the mailbox carries all it can.
 std::size_t autoMailboxMax(Family f) {
   if (params().COLL_MAILBOX_MAX) return params().COLL_MAILBOX_MAX;
+  if (g_rt.oversubscribed) return mailbox::capacity();
   switch (f) {
     case Family::kBroadcast: return 2048;
     case Family::kCollect: return 1024;

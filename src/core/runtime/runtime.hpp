@@ -123,6 +123,7 @@ struct Runtime {
   PeerEntry* peers = nullptr;
   int check = 1;
   long wait_spins = 2048;
+  bool oversubscribed = false;  ///< some machine of the job runs more PEs than it has cores (same on every PE)
   Transport* remote = nullptr;  ///< reaches the peers whose regions are not mapped here (UCX), or nullptr
 
   // Cold state.
