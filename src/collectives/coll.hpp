@@ -35,6 +35,12 @@ Group teamGroup(const char* call, gshmem_team* team);
 Group activeSetGroup(const char* call, int PE_start, int logPE_stride, int PE_size, long* pSync);
 /// quiet, then a barrier over the group. Safe to call back-to-back on the same group/pSync.
 void groupSync(const Group& g);
+/// Fatal (naming `what`) unless [p, p + bytes) is symmetric: the mailbox algorithms only touch dest and source
+/// locally, so this keeps their misuse errors those of the put/get-based ones.
+inline void checkSymmetric(const Group& g, const char* what, const void* p, std::size_t bytes) {
+  std::size_t off;
+  if (GSHMEM_UNLIKELY(regionOf(p, bytes, &off) < 0)) errorNotSymmetric(g.call, what, p, bytes);
+}
 /// Fatal unless 0 <= root < g.size.
 void checkRoot(const Group& g, int root);
 /// With GSHMEM_CHECK=2, on a team: every member makes this call (same name, same team size) with the same `a0` and

@@ -23,6 +23,8 @@ const char* at(const void* p, std::size_t off) { return static_cast<const char*>
 
 /// Mailbox broadcast: the root posts its source to every other member, which copies it into its dest.
 void broadcastMailbox(const Group& g, void* dest, const void* source, std::size_t bytes, int root, bool write_root) {
+  checkSymmetric(g, "dest", dest, bytes);
+  checkSymmetric(g, "source", source, bytes);
   if (g.me == root) {
     for (int k = 1; k < g.size; ++k) mailbox::send(g.call, g.worldPe((root + k) % g.size), source, bytes);
     if (write_root && dest != source) std::memmove(dest, source, bytes);
@@ -36,6 +38,7 @@ void broadcastMailbox(const Group& g, void* dest, const void* source, std::size_
 /// Mailbox fcollect / alltoall: member j's message to member i is the `bytes` at i * `stride` in j's source, and
 /// lands in block j of i's dest (fcollect: stride 0, every member gets the same block; alltoall: stride bytes).
 void exchangeMailbox(const Group& g, void* dest, const void* source, std::size_t bytes, std::size_t stride) {
+  checkSymmetric(g, "dest", dest, bytes * g.size);
   for (int k = 1; k < g.size; ++k) {
     const int j = (g.me + k) % g.size;
     mailbox::send(g.call, g.worldPe(j), at(source, j * stride), bytes);
@@ -54,6 +57,7 @@ void exchangeMailbox(const Group& g, void* dest, const void* source, std::size_t
 void collectMailbox(const Group& g, void* dest, const void* source, std::size_t bytes) {
   const std::size_t cap = mailbox::capacity() - sizeof(uint64_t);
   const uint64_t mine = bytes;
+  checkSymmetric(g, "dest", dest, bytes);
   for (int k = 1; k < g.size; ++k)
     mailbox::send(g.call, g.worldPe((g.me + k) % g.size), &mine, sizeof mine, source, bytes <= cap ? bytes : 0);
   std::size_t off = 0, my_off = 0;

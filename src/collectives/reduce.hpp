@@ -89,6 +89,8 @@ void reduceRange(const Group& g, T* out, const T* source, std::size_t lo, std::s
 template <typename T, typename Op>
 void reduceMailbox(const Group& g, T* dest, const T* source, std::size_t nelems) {
   const std::size_t bytes = nelems * sizeof(T);
+  checkSymmetric(g, "dest", dest, bytes);
+  checkSymmetric(g, "source", source, bytes);
   for (int k = 1; k < g.size; ++k) mailbox::send(g.call, g.worldPe((g.me + k) % g.size), source, bytes);
   // Member order 0..n-1 into `out`. In place, the partial result may not overwrite our source before our own
   // turn comes, so it is built in a temporary (a message is at most 8 KiB: mailboxPayload) and copied at the end.
