@@ -25,27 +25,53 @@ run() {
   say "== $name (np $np, rc $rc): $*"
   grep -E "check|^[0-9]+, [0-9]+, |bench|MPI|gshmem: PE|Error|error" "$OUT/$name.log" | head -12 | tee -a "$S"
 }
+# PEs sharing one GPU run under MPS (one daemon for the script, stopped at its end): without it the GPU time-slices
+# between the processes, and a kernel that waits for a peer's signal holds the GPU until its slice ends.
+mps_on() {
+  command -v nvidia-cuda-mps-control > /dev/null || { say "MPS: not available"; return; }
+  export CUDA_MPS_PIPE_DIRECTORY=/tmp/gshmem-mps CUDA_MPS_LOG_DIRECTORY=/tmp/gshmem-mps-log
+  mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+  nvidia-cuda-mps-control -d && MPI="$MPI -x CUDA_MPS_PIPE_DIRECTORY -x CUDA_MPS_LOG_DIRECTORY" && say "MPS: on"
+}
+mps_off() {
+  [ -n "${CUDA_MPS_PIPE_DIRECTORY:-}" ] && echo quit | nvidia-cuda-mps-control && sleep 1
+  unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+  MPI=${MPI% -x CUDA_MPS_PIPE_DIRECTORY -x CUDA_MPS_LOG_DIRECTORY}
+  say "MPS: off"
+}
 say "date $(date -u +%FT%TZ) $(nvidia-smi -L | head -1)"
+if has hsg; then  # one PE alone on the GPU (no MPS), then the 2-PE rows without MPS for the record
+  GSHMEM_SYMMETRIC_SIZE_DEVICE=4G run hsg_bench_L512_np1 1 300 "$B/apps/hsg_gpu" --bench --size 512 --sweeps 20
+  for v in "--variant direct" "--mpi"; do
+    run "hsg_L64_${v##* }_np2_nomps" 2 120 "$B/apps/hsg_gpu" --bench $v --size 64 --sweeps 20
+  done
+fi
+mps_on
 if has checks; then
   for np in 1 2 4; do
     run hsg_check_np$np $np 120 "$B/apps/hsg_gpu" --check --size 32 --sweeps 10
     run hsg_check_mpi_np$np $np 120 "$B/apps/hsg_gpu" --check --mpi --size 32 --sweeps 10
-    for v in auto stream staged-tx staged; do
-      run hsg_check_${v}_np$np $np 120 "$B/apps/hsg_gpu" --check --variant $v --size 32 --sweeps 10
+    for v in auto stream staged-tx; do
+      [ $np = 4 ] || run hsg_check_${v}_np$np $np 120 "$B/apps/hsg_gpu" --check --variant $v --size 32 --sweeps 10
     done
     run hsg_energy_np$np $np 120 "$B/apps/hsg_gpu" --check-energy --size 64 --sweeps 100
     run hsg_high_t_np$np $np 120 "$B/apps/hsg_gpu" --check-high-t --size 32 --sweeps 200 --beta 0.05
   done
   run hsg_cpu_np1 1 120 "$B/apps/hsg_gpu" --check-cpu --size 32 --sweeps 10
+  run hsg_check_staged_np1 1 120 "$B/apps/hsg_gpu" --check --variant staged --size 32 --sweeps 10
   run hsg_corrupt_np2 2 60 "$B/apps/hsg_gpu" --check-energy --corrupt-ghost --size 32 --sweeps 20
 fi
 if has hsg; then
-  run hsg_bench_L512_np1 1 300 "$B/apps/hsg_gpu" --bench --size 512 --sweeps 20
   for L in 64 128 256; do
-    for v in direct auto stream staged-tx staged; do
-      run hsg_L${L}_${v}_np2 2 200 "$B/apps/hsg_gpu" --bench --variant $v --size $L --sweeps 20
+    for v in direct auto stream staged-tx; do
+      run hsg_L${L}_${v}_np2 2 120 "$B/apps/hsg_gpu" --bench --variant $v --size $L --sweeps 20
     done
-    run hsg_L${L}_mpi_np2 2 200 "$B/apps/hsg_gpu" --bench --mpi --size $L --sweeps 20
+    run hsg_L${L}_mpi_np2 2 120 "$B/apps/hsg_gpu" --bench --mpi --size $L --sweeps 20
   done
+  for v in "--variant direct" "--mpi"; do
+    run "hsg_L128_${v##* }_np4" 4 120 "$B/apps/hsg_gpu" --bench $v --size 128 --sweeps 20
+  done
+  run hsg_L64_staged_np2 2 30 "$B/apps/hsg_gpu" --bench --variant staged --size 64 --sweeps 20
 fi
+mps_off
 exit 0
