@@ -32,7 +32,8 @@
 // (ghost rows by local copies; its time is runtime_1pe) and compares every element bitwise with the distributed
 // result gathered by MPI, and the norm to 1e-10. --corrupt-halo adds 1 to one ghost element of PE 0 once (after
 // iteration 2's halo arrived): --check must then fail. Norm: ||a_new - a||_2 every nccheck iterations (block sums
-// in double, one value per PE, gshmemx_double_sum_reduce_on_stream or MPI_Allreduce); stop at <= 1e-8 or niter.
+// in double, one value per PE, gathered by shmem_double_fcollect or MPI_Allgather and summed in PE order on every
+// PE, so every PE stops at the same iteration); stop at <= 1e-8 or niter.
 // Without a GPU on some PE every PE exits 0 after PE 0 prints "stencil_gpu check: SKIPPED (no GPU)".
 #include <mpi.h>
 #if __has_include(<mpi-ext.h>)
@@ -41,6 +42,7 @@
 #include <shmem.h>
 #include <shmemx.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdint>
@@ -125,7 +127,7 @@ struct Slab {
   dim3 grid() const { return dim3((unsigned)((nx + kTX - 1) / kTX), (unsigned)((nr + kRY - 1) / kRY)); }
   size_t blocks() const { const dim3 g = grid(); return (size_t)g.x * g.y; }
   void init(cudaStream_t st) const {
-    const dim3 g((unsigned)((pitch + kTX - 1) / kTX), (unsigned)(nr + 2));
+    const dim3 g((unsigned)((pitch + kTX - 1) / kTX), (unsigned)std::min(nr + 2, 65535));
     stencil::initSlab<T><<<g, kTX, 0, st>>>(a, b, nx, nr, pitch, y0, ny);
     CK_LAUNCH();
   }
@@ -300,12 +302,13 @@ std::vector<uint64_t> rowHashes(const Slab<T> &s, const T *arr, int first, int n
   return h;
 }
 
-/** Interior rows 1..nr (columns 0..nx-1) of arr, copied to the host. */
+/** Interior rows 1..nr (columns 0..nx-1) of arr, copied to the host (ordered after the work on st). */
 template <class T>
-std::vector<T> interiorRows(const Slab<T> &s, const T *arr) {
+std::vector<T> interiorRows(const Slab<T> &s, const T *arr, cudaStream_t st) {
   std::vector<T> h((size_t)s.nr * s.nx);
-  CK(cudaMemcpy2D(h.data(), (size_t)s.nx * sizeof(T), arr + s.pitch, s.pitch * sizeof(T), (size_t)s.nx * sizeof(T),
-                  (size_t)s.nr, cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy2DAsync(h.data(), (size_t)s.nx * sizeof(T), arr + s.pitch, s.pitch * sizeof(T),
+                       (size_t)s.nx * sizeof(T), (size_t)s.nr, cudaMemcpyDeviceToHost, st));
+  CK(cudaStreamSynchronize(st));
   return h;
 }
 
@@ -325,10 +328,8 @@ RunResult reference(const Params &p, std::vector<T> &rows, cudaStream_t st) {
   CK(cudaMallocHost(&c.h_red, sizeof(double)));
   CK(cudaMalloc(&c.partial, s.blocks() * sizeof(double)));
   s.init(st);
-  Params q = p;
-  q.corrupt_halo = false;
-  const RunResult r = jacobi(q, c, s, 0, st);
-  rows = interiorRows(s, r.final_is_a ? s.a : s.b);
+  const RunResult r = jacobi(p, c, s, 0, st);  // c.corrupt is false: the reference is never corrupted
+  rows = interiorRows(s, r.final_is_a ? s.a : s.b, st);
   CK(cudaFree(c.partial));
   CK(cudaFreeHost(c.h_red));
   CK(cudaFree(c.d_red));
@@ -342,7 +343,7 @@ RunResult reference(const Params &p, std::vector<T> &rows, cudaStream_t st) {
 template <class T>
 bool checkAgainstOnePe(const Params &p, const Comm<T> &c, const Slab<T> &s, const RunResult &r,
                        const std::vector<int> &nr_of, double *runtime_1pe, cudaStream_t st) {
-  const std::vector<T> mine = interiorRows(s, r.final_is_a ? s.a : s.b);
+  const std::vector<T> mine = interiorRows(s, r.final_is_a ? s.a : s.b, st);
   MPI_Datatype row_t;
   MPI_Type_contiguous((int)((size_t)p.nx * sizeof(T)), MPI_BYTE, &row_t);
   MPI_Type_commit(&row_t);
@@ -392,15 +393,17 @@ int validateHalos(const Comm<T> &c, const Slab<T> &s, const RunResult &r, const 
 
 /** The device-to-device copy bandwidth B (bytes read + written per second) of a cudaMemcpy of a large buffer. */
 double copyBandwidth(cudaStream_t st, size_t *probe_bytes) {
-  size_t n = size_t(1) << 30;
+  size_t n = size_t(1) << 30;  // halved until two buffers fit
   void *x = nullptr, *y = nullptr;
-  while (n >= (size_t(1) << 24) && (cudaMalloc(&x, n) != cudaSuccess || cudaMalloc(&y, n) != cudaSuccess)) {
-    (void)cudaGetLastError();
-    if (x != nullptr) CK(cudaFree(x));
-    x = nullptr;
-    n /= 2;
+  for (; n >= (size_t(1) << 24); n /= 2) {
+    if (cudaMalloc(&x, n) == cudaSuccess) {
+      if (cudaMalloc(&y, n) == cudaSuccess) break;
+      CK(cudaFree(x));
+    }
+    x = y = nullptr;
+    (void)cudaGetLastError();  // clear the allocation error
   }
-  if (y == nullptr) die("bandwidth probe", "cudaMalloc failed");
+  if (x == nullptr || y == nullptr) die("bandwidth probe", "cudaMalloc of 2 x 16 MiB failed");
   CK(cudaMemsetAsync(x, 1, n, st));
   cudaEvent_t e0, e1;
   CK(cudaEventCreate(&e0));

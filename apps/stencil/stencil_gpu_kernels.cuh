@@ -20,6 +20,7 @@ namespace stencil {
 
 constexpr int kTX = 256;  // threads per block = columns per segment
 constexpr int kRY = 64;   // rows per strip
+constexpr int kUnroll = 8;  // rows whose loads a thread issues together
 
 /** Arguments of one Jacobi iteration: read src, write dst (both slabs with ghost rows). */
 template <class T>
@@ -64,16 +65,18 @@ __device__ inline double blockSum(double v) {
 }
 
 /** Rows 0..nr+1 of both slabs: zeros, and the Dirichlet columns sin(2 pi y / (ny-1)) of the row's global index
- *  y = y0 + lr - 1 (y0: global index of interior row 1). Grid: (ceil(pitch / kTX), nr + 2). */
+ *  y = y0 + lr - 1 (y0: global index of interior row 1). Grid: (ceil(pitch / kTX), any number of rows). */
 template <class T>
 __global__ void initSlab(T *a, T *b, int nx, int nr, size_t pitch, int y0, int ny) {
   const size_t x = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  const int lr = blockIdx.y;
-  if (x >= pitch || lr > nr + 1) return;
-  T v = T(0);
-  if (x == 0 || x == (size_t)nx - 1) v = (T)sin(2.0 * 3.14159265358979323846 * (double)(y0 + lr - 1) / (double)(ny - 1));
-  a[(size_t)lr * pitch + x] = v;
-  b[(size_t)lr * pitch + x] = v;
+  if (x >= pitch) return;
+  for (int lr = blockIdx.y; lr <= nr + 1; lr += gridDim.y) {
+    T v = T(0);
+    if (x == 0 || x == (size_t)nx - 1)
+      v = (T)sin(2.0 * 3.14159265358979323846 * (double)(y0 + lr - 1) / (double)(ny - 1));
+    a[(size_t)lr * pitch + x] = v;
+    b[(size_t)lr * pitch + x] = v;
+  }
 }
 
 /** First thread waits for the ghost rows this block reads (iteration iter-1's puts), then the block proceeds. */
@@ -103,6 +106,38 @@ __device__ inline void putBoundaries(const StepArgs<T> &a, bool top, bool bottom
                                     &a.sig_top[blockIdx.x], a.iter, GSHMEM_SIGNAL_SET, a.pe_down);
 }
 
+/** Rows [r, r+N) of one column (the thread's): every value the N rows need (the N rows below, and for lanes 0 and 31
+ *  the N values beside the warp, at offset eoff = -1 / +1) is loaded before the first store, so N loads per thread
+ *  are in flight (the compiler must assume that src and dst alias, so it would not hoist them itself). The left and
+ *  right neighbours of the other lanes come from the adjacent lanes. up/mid: rows r-1 and r on entry, r+N-1 and r+N
+ *  on return. Every lane of the warp must call it. */
+template <class T, bool kNorm, int N>
+__device__ inline void columnRows(const T *s, T *d, size_t W, int r, int eoff, bool store, T &up, T &mid,
+                                  double &acc) {
+  T dn[N], ed[N];
+#pragma unroll
+  for (int u = 0; u < N; ++u) {
+    dn[u] = __ldcg(s + (size_t)(r + u + 1) * W);
+    ed[u] = eoff != 0 ? __ldcg(s + (size_t)(r + u) * W + eoff) : T(0);
+  }
+#pragma unroll
+  for (int u = 0; u < N; ++u) {
+    T left = __shfl_up_sync(0xffffffffu, mid, 1), right = __shfl_down_sync(0xffffffffu, mid, 1);
+    if (eoff < 0) left = ed[u];
+    if (eoff > 0) right = ed[u];
+    const T v = T(0.25) * (((left + right) + up) + dn[u]);
+    if (store) {
+      d[(size_t)(r + u) * W] = v;
+      if (kNorm) {
+        const double dv = (double)(v - mid);
+        acc += dv * dv;
+      }
+    }
+    up = mid;
+    mid = dn[u];
+  }
+}
+
 /** One Jacobi iteration: dst[r][x] = 0.25 * (((src[r][x-1] + src[r][x+1]) + src[r-1][x]) + src[r+1][x]) for
  *  x in 1..nx-2, r in 1..nr; with kNorm, also the block's sum of (dst - src)^2 in double into a.partial. Grid:
  *  (ceil(nx / kTX), ceil(nr / kRY)), kTX threads. Rows are read with ld.global.cg (L2, not L1), so a ghost row
@@ -112,6 +147,7 @@ __global__ void __launch_bounds__(kTX) jacobiStep(const StepArgs<T> a) {
   const int x = blockIdx.x * kTX + threadIdx.x;
   const int xc = min(x, a.nx - 1);  // lanes past the edge load a valid element and join the shuffles
   const int lane = threadIdx.x & 31;
+  const int eoff = lane == 0 && xc > 0 ? -1 : lane == 31 && xc < a.nx - 1 ? 1 : 0;
   const int r0 = 1 + blockIdx.y * kRY, r1 = min(r0 + kRY, a.nr + 1);
   const bool top = r0 == 1, bottom = r1 == a.nr + 1, store = x >= 1 && x <= a.nx - 2;
   waitGhosts(a, top, bottom);
@@ -120,23 +156,9 @@ __global__ void __launch_bounds__(kTX) jacobiStep(const StepArgs<T> a) {
   T *d = a.dst + xc;
   T up = __ldcg(s + (size_t)(r0 - 1) * W), mid = __ldcg(s + (size_t)r0 * W);
   double acc = 0;
-#pragma unroll 4
-  for (int r = r0; r < r1; ++r) {
-    const T down = __ldcg(s + (size_t)(r + 1) * W);
-    T left = __shfl_up_sync(0xffffffffu, mid, 1), right = __shfl_down_sync(0xffffffffu, mid, 1);
-    if (lane == 0 && xc > 0) left = __ldcg(s + (size_t)r * W - 1);
-    if (lane == 31 && xc < a.nx - 1) right = __ldcg(s + (size_t)r * W + 1);
-    const T v = T(0.25) * (((left + right) + up) + down);
-    if (store) {
-      d[(size_t)r * W] = v;
-      if (kNorm) {
-        const double dv = (double)(v - mid);
-        acc += dv * dv;
-      }
-    }
-    up = mid;
-    mid = down;
-  }
+  int r = r0;
+  for (; r + kUnroll <= r1; r += kUnroll) columnRows<T, kNorm, kUnroll>(s, d, W, r, eoff, store, up, mid, acc);
+  for (; r < r1; ++r) columnRows<T, kNorm, 1>(s, d, W, r, eoff, store, up, mid, acc);
   if (kNorm) {
     const double s2 = blockSum(acc);
     if (threadIdx.x == 0) a.partial[(size_t)blockIdx.y * gridDim.x + blockIdx.x] = s2;
