@@ -65,15 +65,17 @@ using stencil::kTX;
   MPI_Abort(MPI_COMM_WORLD, 1);
   std::abort();
 }
-#define CK(x)                                                          \
-  do {                                                                 \
-    const cudaError_t e_ = (x);                                        \
-    if (e_ != cudaSuccess) die(#x, cudaGetErrorString(e_));            \
+#define CK(x)                                               \
+  do {                                                      \
+    const cudaError_t e_ = (x);                             \
+    if (e_ != cudaSuccess) die(#x, cudaGetErrorString(e_)); \
   } while (0)
 #define CK_LAUNCH() CK(cudaGetLastError())
 
 enum class Variant { kDevice, kStream, kMpi };
-const char *variantName(Variant v) { return v == Variant::kDevice ? "device" : v == Variant::kStream ? "stream" : "mpi"; }
+const char *variantName(Variant v) {
+  return v == Variant::kDevice ? "device" : v == Variant::kStream ? "stream" : "mpi";
+}
 
 struct Params {
   int nx = 16384, ny = 16384, niter = 1000, nccheck = 1;
@@ -83,8 +85,10 @@ struct Params {
 
 Params parse(int argc, char **argv) {
   Params p;
-  apps::ArgParser ap(argc, argv, "[-nx n] [-ny n] [-niter n] [-nccheck k] [-csv] [--variant device|stream|mpi] "
-                                 "[--mpi] [--staged] [--fp64] [--bench] [--check] [--corrupt-halo]");
+  apps::ArgParser ap(argc, argv,
+                     "[-nx n] [-ny n] [-niter n] [-nccheck k] [-csv] [--variant device|stream|mpi] "
+                     "[--mpi] [--staged] [--fp64] [--bench] [--check] [--corrupt-halo]");
+  // clang-format off
   for (int i = 1; i < argc; ++i) {
     if (ap.is(i, "-nx", "--nx")) p.nx = (int)ap.next_int(i);
     else if (ap.is(i, "-ny", "--ny")) p.ny = (int)ap.next_int(i);
@@ -105,6 +109,7 @@ Params parse(int argc, char **argv) {
       else ap.fail(argv[i]);
     } else ap.fail(argv[i]);
   }
+  // clang-format on
   return p;
 }
 
@@ -125,7 +130,10 @@ struct Slab {
   T *a = nullptr, *b = nullptr;
   T *row(T *arr, int lr) const { return arr + (size_t)lr * pitch; }
   dim3 grid() const { return dim3((unsigned)((nx + kTX - 1) / kTX), (unsigned)((nr + kRY - 1) / kRY)); }
-  size_t blocks() const { const dim3 g = grid(); return (size_t)g.x * g.y; }
+  size_t blocks() const {
+    const dim3 g = grid();
+    return (size_t)g.x * g.y;
+  }
   void init(cudaStream_t st) const {
     const dim3 g((unsigned)((pitch + kTX - 1) / kTX), (unsigned)std::min(nr + 2, 65535));
     stencil::initSlab<T><<<g, kTX, 0, st>>>(a, b, nx, nr, pitch, y0, ny);
@@ -139,12 +147,12 @@ struct Comm {
   Variant variant = Variant::kDevice;
   bool distributed = false, cuda_aware = false, corrupt = false;
   int me = 0, npes = 1, up = 0, down = 0, nr_up = 0, nseg = 1;
-  uint64_t *sig = nullptr;   // symmetric, 2 * nseg: ghost row 0 signals, then ghost row nr+1 signals
-  double *d_red = nullptr;   // device, this PE's sum of squared changes
-  double *h_red = nullptr;   // pinned, its copy
-  double *sym_red = nullptr; // host symmetric, 1 + npes doubles: this PE's value, then every PE's
-  double *partial = nullptr; // device, one double per jacobiStep block
-  T *h_buf[4] = {};          // MPI staging (pinned): send row 1, send row nr, recv bottom, recv top
+  uint64_t *sig = nullptr;    // symmetric, 2 * nseg: ghost row 0 signals, then ghost row nr+1 signals
+  double *d_red = nullptr;    // device, this PE's sum of squared changes
+  double *h_red = nullptr;    // pinned, its copy
+  double *sym_red = nullptr;  // host symmetric, 1 + npes doubles: this PE's value, then every PE's
+  double *partial = nullptr;  // device, one double per jacobiStep block
+  T *h_buf[4] = {};           // MPI staging (pinned): send row 1, send row nr, recv bottom, recv top
   cudaStream_t side = nullptr;
   cudaEvent_t ev_done = nullptr, ev_halo = nullptr;
   uint64_t *sigTop() const { return sig; }
@@ -261,8 +269,11 @@ RunResult jacobi(const Params &p, Comm<T> &c, const Slab<T> &s, uint64_t base, c
     const uint64_t g = base + (uint64_t)k;
     const bool nk = k % p.nccheck == 0 || k == p.niter;
     const stencil::StepArgs<T> args = stepArgs(c, s, src, dst, g);
-    if (nk) stencil::jacobiStep<T, true><<<s.grid(), kTX, 0, st>>>(args);
-    else stencil::jacobiStep<T, false><<<s.grid(), kTX, 0, st>>>(args);
+    if (nk) {
+      stencil::jacobiStep<T, true><<<s.grid(), kTX, 0, st>>>(args);
+    } else {
+      stencil::jacobiStep<T, false><<<s.grid(), kTX, 0, st>>>(args);
+    }
     CK_LAUNCH();
     exchange(c, s, dst, g, st);
     if (c.corrupt && k == 2) {  // one wrong value in the ghost row that iteration 3 reads
@@ -306,8 +317,8 @@ std::vector<uint64_t> rowHashes(const Slab<T> &s, const T *arr, int first, int n
 template <class T>
 std::vector<T> interiorRows(const Slab<T> &s, const T *arr, cudaStream_t st) {
   std::vector<T> h((size_t)s.nr * s.nx);
-  CK(cudaMemcpy2DAsync(h.data(), (size_t)s.nx * sizeof(T), arr + s.pitch, s.pitch * sizeof(T),
-                       (size_t)s.nx * sizeof(T), (size_t)s.nr, cudaMemcpyDeviceToHost, st));
+  CK(cudaMemcpy2DAsync(h.data(), (size_t)s.nx * sizeof(T), arr + s.pitch, s.pitch * sizeof(T), (size_t)s.nx * sizeof(T),
+                       (size_t)s.nr, cudaMemcpyDeviceToHost, st));
   CK(cudaStreamSynchronize(st));
   return h;
 }
@@ -360,9 +371,10 @@ bool checkAgainstOnePe(const Params &p, const Comm<T> &c, const Slab<T> &s, cons
     size_t diff = 0;
     for (size_t i = 0; i < ref.size(); ++i) diff += std::memcmp(&ref[i], &all[i], sizeof(T)) != 0;
     const double rel = std::fabs(rr.norm - r.norm) / std::fmax(rr.norm, 1e-300);
-    std::printf("stencil_gpu check: %zu of %zu elements differ in some bit from the one-PE run; norm one-PE %.17g "
-                "distributed %.17g rel %.3g; iterations %d / %d\n", diff, ref.size(), rr.norm, r.norm, rel, rr.iters,
-                r.iters);
+    std::printf(
+        "stencil_gpu check: %zu of %zu elements differ in some bit from the one-PE run; norm one-PE %.17g "
+        "distributed %.17g rel %.3g; iterations %d / %d\n",
+        diff, ref.size(), rr.norm, r.norm, rel, rr.iters, r.iters);
     ok = diff == 0 && rel <= 1e-10 && rr.iters == r.iters;
   }
   MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -455,8 +467,10 @@ void setup(const Params &p, Comm<T> &c, Slab<T> &s, std::vector<int> &nr_of) {
   MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (!all) {
     if (c.me == 0)
-      std::fprintf(stderr, "stencil_gpu: allocating 2 x %zu bytes of GPU memory failed on some PE (raise "
-                   "GSHMEM_SYMMETRIC_SIZE_DEVICE)\n", bytes);
+      std::fprintf(stderr,
+                   "stencil_gpu: allocating 2 x %zu bytes of GPU memory failed on some PE (raise "
+                   "GSHMEM_SYMMETRIC_SIZE_DEVICE)\n",
+                   bytes);
     shmem_global_exit(1);
   }
   CK(cudaMalloc(&c.partial, s.blocks() * sizeof(double)));
@@ -514,10 +528,11 @@ struct Summary {
 /** PE 0: the summary lines, the bench line and the CSV line. */
 template <class T>
 void report(const Params &p, const Comm<T> &c, const std::vector<int> &nr_of, const RunResult &r, const Summary &m) {
-  const char *how = c.variant == Variant::kDevice ? "put_signal_nbi_block from the kernel, signal wait on the device"
+  const char *how = c.variant == Variant::kDevice   ? "put_signal_nbi_block from the kernel, signal wait on the device"
                     : c.variant == Variant::kStream ? "putmem_signal_on_stream + signal_wait_until_on_stream"
-                    : c.cuda_aware ? "MPI_Isend/Irecv of device memory (CUDA-aware MPI)"
-                                   : "MPI_Isend/Irecv staged through pinned host buffers (cudaMemcpyAsync, side stream)";
+                    : c.cuda_aware
+                        ? "MPI_Isend/Irecv of device memory (CUDA-aware MPI)"
+                        : "MPI_Isend/Irecv staged through pinned host buffers (cudaMemcpyAsync, side stream)";
   const double pts = (double)(p.nx - 2) * (p.ny - 2), bpp = 2.0 * sizeof(T), gbs = bpp * pts * r.iters / m.t * 1e-9;
   std::printf("stencil_gpu: nx=%d ny=%d npes=%d rows/PE=%d..%d iterations=%d nccheck=%d %s variant %s (%s)\n", p.nx,
               p.ny, c.npes, nr_of[0], nr_of[(size_t)c.npes - 1], r.iters, p.nccheck, sizeof(T) == 4 ? "fp32" : "fp64",
@@ -533,12 +548,15 @@ void report(const Params &p, const Comm<T> &c, const std::vector<int> &nr_of, co
   std::printf("stencil_gpu: final ghost rows vs the neighbours' boundary rows: %d wrong, norm %s -> validation %s\n",
               m.bad_halos, std::isfinite(r.norm) ? "finite" : "NOT FINITE", ok ? "ok" : "FAILED");
   if (p.bench)
-    std::printf("stencil_gpu bench: device-to-device copy B = %.1f GB/s (cudaMemcpy of %zu MiB, read + write); "
-                "stencil %.1f GB/s = %.1f%% of B\n", m.bandwidth * 1e-9, m.probe_bytes >> 20, gbs,
-                100.0 * gbs / (m.bandwidth * 1e-9));
+    std::printf(
+        "stencil_gpu bench: device-to-device copy B = %.1f GB/s (cudaMemcpy of %zu MiB, read + write); "
+        "stencil %.1f GB/s = %.1f%% of B\n",
+        m.bandwidth * 1e-9, m.probe_bytes >> 20, gbs, 100.0 * gbs / (m.bandwidth * 1e-9));
   if (p.csv)
-    std::printf("type, nx, ny, niter, nccheck, npes, variant, runtime, runtime_1pe\njacobi_gpu, %d, %d, %d, %d, %d, "
-                "%s, %.6f, %.6f\n", p.nx, p.ny, r.iters, p.nccheck, c.npes, variantName(c.variant), m.t, m.runtime_1pe);
+    std::printf(
+        "type, nx, ny, niter, nccheck, npes, variant, runtime, runtime_1pe\njacobi_gpu, %d, %d, %d, %d, %d, "
+        "%s, %.6f, %.6f\n",
+        p.nx, p.ny, r.iters, p.nccheck, c.npes, variantName(c.variant), m.t, m.runtime_1pe);
 }
 
 /** Runs the whole program for element type T; returns the exit status (0: validated, and --check passed). */
@@ -598,7 +616,8 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (p.nx < 3 || p.ny - 2 < npes || p.niter < 1 || p.nccheck < 1) {
-    if (me == 0) std::fprintf(stderr, "stencil_gpu: need nx >= 3, ny - 2 >= npes (%d), niter >= 1, nccheck >= 1\n", npes);
+    if (me == 0)
+      std::fprintf(stderr, "stencil_gpu: need nx >= 3, ny - 2 >= npes (%d), niter >= 1, nccheck >= 1\n", npes);
     shmem_finalize();
     return 2;
   }

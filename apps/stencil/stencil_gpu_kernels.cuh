@@ -12,14 +12,13 @@
 // and only the last reads ghost row nr+1, each in its own segment's columns alone: that is what lets a ghost row be
 // filled and signalled per segment.
 #pragma once
-#include <gshmem/device.cuh>
-
 #include <cstdint>
+#include <gshmem/device.cuh>
 
 namespace stencil {
 
-constexpr int kTX = 256;  // threads per block = columns per segment
-constexpr int kRY = 64;   // rows per strip
+constexpr int kTX = 256;    // threads per block = columns per segment
+constexpr int kRY = 64;     // rows per strip
 constexpr int kUnroll = 8;  // rows whose loads a thread issues together
 
 /** Arguments of one Jacobi iteration: read src, write dst (both slabs with ghost rows). */
@@ -102,8 +101,8 @@ __device__ inline void putBoundaries(const StepArgs<T> &a, bool top, bool bottom
     gshmemx_putmem_signal_nbi_block(a.put_up + c0, a.dst + a.pitch + c0, bytes, &a.sig_bot[blockIdx.x], a.iter,
                                     GSHMEM_SIGNAL_SET, a.pe_up);
   if (bottom)
-    gshmemx_putmem_signal_nbi_block(a.put_down + c0, a.dst + (size_t)a.nr * a.pitch + c0, bytes,
-                                    &a.sig_top[blockIdx.x], a.iter, GSHMEM_SIGNAL_SET, a.pe_down);
+    gshmemx_putmem_signal_nbi_block(a.put_down + c0, a.dst + (size_t)a.nr * a.pitch + c0, bytes, &a.sig_top[blockIdx.x],
+                                    a.iter, GSHMEM_SIGNAL_SET, a.pe_down);
 }
 
 /** Rows [r, r+N) of one column (the thread's): every value the N rows need (the N rows below, and for lanes 0 and 31
@@ -112,8 +111,7 @@ __device__ inline void putBoundaries(const StepArgs<T> &a, bool top, bool bottom
  *  right neighbours of the other lanes come from the adjacent lanes. up/mid: rows r-1 and r on entry, r+N-1 and r+N
  *  on return. Every lane of the warp must call it. */
 template <class T, bool kNorm, int N>
-__device__ inline void columnRows(const T *s, T *d, size_t W, int r, int eoff, bool store, T &up, T &mid,
-                                  double &acc) {
+__device__ inline void columnRows(const T *s, T *d, size_t W, int r, int eoff, bool store, T &up, T &mid, double &acc) {
   T dn[N], ed[N];
 #pragma unroll
   for (int u = 0; u < N; ++u) {
