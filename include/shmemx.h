@@ -12,6 +12,8 @@ extern "C" {
 
 /** Wall-clock time in seconds since an arbitrary fixed point (monotonic, not synchronized across PEs). */
 double shmemx_wtime(void);
+/** 1 between shmem_init (or shmem_init_thread) and shmem_finalize, else 0. */
+int gshmemx_query_initialized(void);
 
 /* ---- GPU memory. Present in every build; without CUDA or a GPU the device heap is absent:
  * gshmemx_device_available() returns 0 and allocations return NULL. Device memory is asked for by name
@@ -41,6 +43,9 @@ void gshmemx_putmem_on_stream(void* dest, const void* source, size_t nbytes, int
 void gshmemx_getmem_on_stream(void* dest, const void* source, size_t nbytes, int pe, struct CUstream_st* stream);
 void gshmemx_putmem_signal_on_stream(void* dest, const void* source, size_t nbytes, uint64_t* sig_addr,
                                      uint64_t signal, int sig_op, int pe, struct CUstream_st* stream);
+/** Later work on `stream` waits until *sig_addr compares true. GE and EQ wait in the GPU's front end (a stream
+ * memory operation: no SM held, other processes sharing the GPU run meanwhile); GE then compares as a wrapping
+ * difference, ((int64_t)(*sig_addr - cmp_value) >= 0), like NVSHMEM's. The other comparisons poll in a kernel. */
 void gshmemx_signal_wait_until_on_stream(uint64_t* sig_addr, int cmp, uint64_t cmp_value, struct CUstream_st* stream);
 /** Every stream-ordered operation enqueued before it on `stream` is complete when later work on `stream` runs. */
 void gshmemx_quiet_on_stream(struct CUstream_st* stream);

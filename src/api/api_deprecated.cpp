@@ -1,6 +1,7 @@
 // Public C API: names deprecated by OpenSHMEM 1.5 (pre-1.2 setup and memory, pre-1.4 AMO names,
 // shmem_TYPENAME_wait, cache management), each forwarding to the same core path as its replacement.
 // Deprecated collectives live with the collectives.
+#include "collectives/coll.hpp"
 #include "core/api.hpp"
 #include "shmem.h"
 
@@ -15,6 +16,7 @@ extern "C" {
 void start_pes(int npes) {
   (void)npes;  // the PE count comes from the launcher
   gshmem::runtimeInit("start_pes", SHMEM_THREAD_SINGLE);
+  gshmem::coll::infoReport();
 }
 int _my_pe(void) { return gshmem::g_rt.my_pe; }
 int _num_pes(void) { return gshmem::g_rt.n_pes; }

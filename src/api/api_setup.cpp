@@ -6,6 +6,7 @@
 #include <cstring>
 #include <ctime>
 
+#include "collectives/coll.hpp"
 #include "core/api.hpp"
 #include "api/api_common.hpp"
 #include "core/device/device.hpp"  // shmem_free of device blocks
@@ -26,10 +27,14 @@ extern "C" {
 
 // ------------------------------------------------------------------------------------------ setup and query
 
-void shmem_init(void) { gshmem::runtimeInit("shmem_init", SHMEM_THREAD_SINGLE); }
+void shmem_init(void) {
+  gshmem::runtimeInit("shmem_init", SHMEM_THREAD_SINGLE);
+  gshmem::coll::infoReport();
+}
 
 int shmem_init_thread(int requested, int* provided) {
   int level = gshmem::runtimeInit("shmem_init_thread", requested);
+  gshmem::coll::infoReport();
   if (provided) *provided = level;
   return 0;
 }
@@ -39,6 +44,8 @@ void shmem_query_thread(int* provided) {
 }
 
 void shmem_finalize(void) { gshmem::runtimeFinalize(); }
+
+int gshmemx_query_initialized(void) { return gshmem::runtimeInitialized() ? 1 : 0; }
 
 void shmem_global_exit(int status) { gshmem::globalExit(status); }
 

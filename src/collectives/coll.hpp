@@ -10,6 +10,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "core/api.hpp"
 #include "core/sync/agree.hpp"
@@ -34,6 +35,12 @@ Group teamGroup(const char* call, gshmem_team* team);
 Group activeSetGroup(const char* call, int PE_start, int logPE_stride, int PE_size, long* pSync);
 /// quiet, then a barrier over the group. Safe to call back-to-back on the same group/pSync.
 void groupSync(const Group& g);
+/// Fatal (naming `what`) unless [p, p + bytes) is symmetric: the mailbox algorithms only touch dest and source
+/// locally, so this keeps their misuse errors those of the put/get-based ones.
+inline void checkSymmetric(const Group& g, const char* what, const void* p, std::size_t bytes) {
+  std::size_t off;
+  if (GSHMEM_UNLIKELY(regionOf(p, bytes, &off) < 0)) errorNotSymmetric(g.call, what, p, bytes);
+}
 /// Fatal unless 0 <= root < g.size.
 void checkRoot(const Group& g, int root);
 /// With GSHMEM_CHECK=2, on a team: every member makes this call (same name, same team size) with the same `a0` and
@@ -62,6 +69,24 @@ static_assert(SHMEM_COLLECT_SYNC_SIZE >= kPsWords && SHMEM_BARRIER_SYNC_SIZE >= 
 /// Exclusive prefix sum over the group: returns the sum of `mine` over members 0..me-1. Collective, and it
 /// contains the call's first group sync: on return every member has entered the call.
 std::size_t exclusivePrefix(const Group& g, std::size_t mine);
+
+// ---- algorithm choice (select.cpp): from the block size, the group and GSHMEM_COLL_*; the same on every member
+// of a call (it depends only on arguments every member passes alike, the PE count and the environment).
+enum class Algo {
+  kMailbox,  ///< one round through the collective mailboxes (mailbox.hpp); needs the message to fit
+  kSync,     ///< synchronize, move the data with put/get, synchronize
+  kDirect,   ///< reduce: synchronize, read every member's source in place, synchronize
+  kScatter,  ///< reduce: reduce-scatter, then allgather (three synchronizations)
+};
+enum class Family { kBroadcast, kCollect, kAlltoall, kReduce };
+/// The algorithm for a call of `family` whose largest message is `bytes` (a forced mailbox that cannot carry it
+/// falls back to what auto picks without it).
+Algo chooseAlgo(Family family, std::size_t bytes);
+const char* algoName(Algo a);
+/// The choice table, one line per family, for the GSHMEM_INFO report (each line starts with `prefix`).
+std::string describeAlgos(const char* prefix);
+/// After init: with GSHMEM_INFO, PE 0 prints describeAlgos once (the public init calls call it).
+void infoReport();
 
 // ---- data movement (data_movement.cpp), byte-based; `bytes` counts bytes per block
 void broadcastBytes(const Group& g, void* dest, const void* source, std::size_t bytes, int root, bool write_root);

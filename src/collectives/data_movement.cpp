@@ -1,12 +1,18 @@
 // Data-movement collectives: broadcast, collect, fcollect, alltoall, alltoalls (team-based and active-set).
-// Every algorithm is sync -> move -> sync:
-//   - the first sync guarantees every member has entered the call, so its dest may be written and its source read;
-//   - the second guarantees every transfer touching this PE's buffers is done before it returns.
-// broadcast pulls from the root (each non-root reads the root's source once); the others push their blocks
-// into the peers' dest, starting with the next member so that members do not all hammer the same peer at once.
+// Two kinds of algorithm, chosen per call by chooseAlgo (select.cpp):
+//   - mailbox (one round): every block travels as one message into the receiver's mailbox (mailbox.hpp), whose
+//     flag sits with the data; the receiver copies it into its own dest. No member waits for another to enter the
+//     call, dest is written only by its owner, and no pSync word is touched, so back-to-back calls on one team or
+//     active set need no synchronization between them.
+//   - sync (sync -> move -> sync): the first sync guarantees every member has entered the call, so its dest may be
+//     written and its source read; the second guarantees every transfer touching this PE's buffers is done before
+//     it returns. broadcast pulls from the root (each non-root reads the root's source once); the others push
+//     their blocks into the peers' dest, starting with the next member so that members do not all hammer the same
+//     peer at once.
 #include <cstring>
 
 #include "collectives/coll.hpp"
+#include "collectives/mailbox.hpp"
 #include "gshmem/c/collectives.h"
 
 namespace gshmem::coll {
@@ -14,12 +20,83 @@ namespace gshmem::coll {
 namespace {
 char* at(void* p, std::size_t off) { return static_cast<char*>(p) + off; }
 const char* at(const void* p, std::size_t off) { return static_cast<const char*>(p) + off; }
+
+/// Mailbox broadcast: the root posts its source to every other member, which copies it into its dest.
+void broadcastMailbox(const Group& g, void* dest, const void* source, std::size_t bytes, int root, bool write_root) {
+  checkSymmetric(g, "dest", dest, bytes);
+  checkSymmetric(g, "source", source, bytes);
+  if (g.me == root) {
+    for (int k = 1; k < g.size; ++k) mailbox::send(g.call, g.worldPe((root + k) % g.size), source, bytes);
+    if (write_root && dest != source) std::memmove(dest, source, bytes);
+    return;
+  }
+  const int from = g.worldPe(root);
+  std::memcpy(dest, mailbox::receive(g.call, from), bytes);
+  mailbox::release(g.call, from);
+}
+
+/// Mailbox fcollect / alltoall: member j's message to member i is the `bytes` at i * `stride` in j's source, and
+/// lands in block j of i's dest (fcollect: stride 0, every member gets the same block; alltoall: stride bytes).
+void exchangeMailbox(const Group& g, void* dest, const void* source, std::size_t bytes, std::size_t stride) {
+  checkSymmetric(g, "dest", dest, bytes * g.size);
+  for (int k = 1; k < g.size; ++k) {
+    const int j = (g.me + k) % g.size;
+    mailbox::send(g.call, g.worldPe(j), at(source, j * stride), bytes);
+  }
+  std::memmove(at(dest, g.me * bytes), at(source, g.me * stride), bytes);
+  for (int k = 1; k < g.size; ++k) {
+    const int j = (g.me + g.size - k) % g.size;
+    std::memcpy(at(dest, j * bytes), mailbox::receive(g.call, g.worldPe(j)), bytes);
+    mailbox::release(g.call, g.worldPe(j));
+  }
+}
+
+/// Mailbox collect: each member posts [its byte count][its block when count + 8 fits a message] to every other;
+/// the counts give every member the same offsets. When some block did not fit (every member learns it from the
+/// counts), the members synchronize, the owners of those blocks put them into every dest, and they synchronize.
+void collectMailbox(const Group& g, void* dest, const void* source, std::size_t bytes) {
+  const std::size_t cap = mailbox::capacity() - sizeof(uint64_t);
+  const uint64_t mine = bytes;
+  checkSymmetric(g, "dest", dest, bytes);
+  for (int k = 1; k < g.size; ++k)
+    mailbox::send(g.call, g.worldPe((g.me + k) % g.size), &mine, sizeof mine, source, bytes <= cap ? bytes : 0);
+  std::size_t off = 0, my_off = 0;
+  bool spill = false;
+  for (int j = 0; j < g.size; ++j) {
+    std::size_t n = bytes;
+    if (j != g.me) {
+      const char* m = mailbox::receive(g.call, g.worldPe(j));
+      uint64_t c;
+      std::memcpy(&c, m, sizeof c);
+      n = static_cast<std::size_t>(c);
+      if (n <= cap) std::memcpy(at(dest, off), m + sizeof c, n);
+      mailbox::release(g.call, g.worldPe(j));
+    } else {
+      my_off = off;
+    }
+    spill |= n > cap;
+    off += n;
+  }
+  if (!spill) {
+    std::memmove(at(dest, my_off), source, bytes);
+    return;
+  }
+  groupSync(g);  // every member has taken its messages: dest may be written
+  std::memmove(at(dest, my_off), source, bytes);
+  if (bytes > cap)
+    for (int k = 1; k < g.size; ++k)
+      ops::put(g.call, ctxDefault(), at(dest, my_off), source, bytes, g.worldPe((g.me + k) % g.size));
+  groupSync(g);
+}
+
 }  // namespace
 
 void broadcastBytes(const Group& g, void* dest, const void* source, std::size_t bytes, int root, bool write_root) {
   checkRoot(g, root);
   checkAgreement(g, bytes, static_cast<uint64_t>(root));
   if (bytes == 0) return;
+  if (chooseAlgo(Family::kBroadcast, bytes) == Algo::kMailbox)
+    return broadcastMailbox(g, dest, source, bytes, root, write_root);
   groupSync(g);
   if (g.me != root)
     ops::get(g.call, ctxDefault(), dest, source, bytes, g.worldPe(root));
@@ -31,6 +108,7 @@ void broadcastBytes(const Group& g, void* dest, const void* source, std::size_t 
 void fcollectBytes(const Group& g, void* dest, const void* source, std::size_t bytes) {
   checkAgreement(g, bytes);
   if (bytes == 0) return;
+  if (chooseAlgo(Family::kCollect, bytes) == Algo::kMailbox) return exchangeMailbox(g, dest, source, bytes, 0);
   groupSync(g);
   for (int k = 1; k <= g.size; ++k) {
     int j = (g.me + k) % g.size;
@@ -42,6 +120,8 @@ void fcollectBytes(const Group& g, void* dest, const void* source, std::size_t b
 void collectBytes(const Group& g, void* dest, const void* source, std::size_t bytes) {
   // Counts differ per member, so no member may skip the syncs even with nothing to send.
   checkAgreement(g, agree::kNotApplicable);  // the counts may differ
+  // The choice may not depend on this member's count: the mailbox form carries any count (see collectMailbox).
+  if (g.size > 1 && chooseAlgo(Family::kCollect, 0) == Algo::kMailbox) return collectMailbox(g, dest, source, bytes);
   std::size_t off = exclusivePrefix(g, bytes);  // contains the first sync
   if (bytes)
     for (int k = 1; k <= g.size; ++k) {
@@ -54,6 +134,7 @@ void collectBytes(const Group& g, void* dest, const void* source, std::size_t by
 void alltoallBytes(const Group& g, void* dest, const void* source, std::size_t bytes) {
   checkAgreement(g, bytes);
   if (bytes == 0) return;
+  if (chooseAlgo(Family::kAlltoall, bytes) == Algo::kMailbox) return exchangeMailbox(g, dest, source, bytes, bytes);
   groupSync(g);
   for (int k = 1; k <= g.size; ++k) {
     int j = (g.me + k) % g.size;

@@ -1,9 +1,12 @@
 // Reductions over a Group: reduce<T, Op>, the algorithm behind shmem_TYPE_OP_reduce (teams) and
 // shmem_TYPE_OP_to_all (deprecated active sets); their C entry points are src/api/api_reduce.cpp.
 //
-// Two algorithms, chosen by size (both give every member bit-identical results: each element is combined in
-// member order 0, 1, ..., n-1 by exactly one code path):
-//   - direct (<= kDirectMaxBytes, or one member): sync; every member reduces all members' sources into its
+// Three algorithms, chosen by chooseAlgo (select.cpp; every one gives every member bit-identical results: each
+// element is combined in member order 0, 1, ..., n-1 by exactly one code path):
+//   - mailbox (the array fits one mailbox message): every member posts its source to every other member's mailbox
+//     (mailbox.hpp) and reduces the n arrays locally into dest. One round, no synchronization: a member's source
+//     is read only by its owner, so it may return as soon as it has its peers' messages.
+//   - direct (up to 4 KiB, or one member): sync; every member reduces all members' sources into its
 //     result; sync. The result goes straight to dest, or to a stack temporary when dest == source (others still
 //     read our source until the second sync), copied to dest after it.
 //   - reduce-scatter + allgather (larger): the array is split into one cache-line-aligned chunk per member.
@@ -20,6 +23,7 @@
 #include <type_traits>
 
 #include "collectives/coll.hpp"
+#include "collectives/mailbox.hpp"
 
 namespace gshmem::coll {
 
@@ -49,7 +53,7 @@ struct OpXor {
 namespace reduce_detail {
 
 constexpr std::size_t kBlockBytes = 2048;
-constexpr std::size_t kDirectMaxBytes = 4096;  // crossover measured near 4-8 KiB at 2 PEs
+constexpr std::size_t kDirectMaxBytes = 4096;  // the largest direct reduction (its temporary); select.cpp agrees
 
 template <typename T, typename Op>
 inline void combine(T* __restrict acc, const T* __restrict src, std::size_t n) {
@@ -81,6 +85,27 @@ void reduceRange(const Group& g, T* out, const T* source, std::size_t lo, std::s
   }
 }
 
+/// Mailbox reduction of `nelems` elements (bytes <= mailbox::capacity()). `dest` may be `source`.
+template <typename T, typename Op>
+void reduceMailbox(const Group& g, T* dest, const T* source, std::size_t nelems) {
+  const std::size_t bytes = nelems * sizeof(T);
+  checkSymmetric(g, "dest", dest, bytes);
+  checkSymmetric(g, "source", source, bytes);
+  for (int k = 1; k < g.size; ++k) mailbox::send(g.call, g.worldPe((g.me + k) % g.size), source, bytes);
+  // Member order 0..n-1 into `out`. In place, the partial result may not overwrite our source before our own
+  // turn comes, so it is built in a temporary (a message is at most 8 KiB: mailboxPayload) and copied at the end.
+  alignas(64) unsigned char temp_buf[8192];
+  if (GSHMEM_UNLIKELY(bytes > sizeof temp_buf)) fatal(g.call, "a mailbox reduction of %zu bytes", bytes);
+  T* out = dest == source ? reinterpret_cast<T*>(temp_buf) : dest;
+  for (int j = 0; j < g.size; ++j) {
+    const T* p = j == g.me ? source : reinterpret_cast<const T*>(mailbox::receive(g.call, g.worldPe(j)));
+    if (j == 0) std::memcpy(out, p, bytes);
+    else combine<T, Op>(out, p, nelems);
+    if (j != g.me) mailbox::release(g.call, g.worldPe(j));
+  }
+  if (out != dest) std::memcpy(dest, out, bytes);
+}
+
 }  // namespace reduce_detail
 
 /// Reduce `nelems` elements of every member's `source` into every member's `dest` with Op (collective over `g`).
@@ -101,7 +126,9 @@ void reduce(const Group& g, T* dest, const T* source, std::size_t nelems) {
     return;
   }
 
-  if (bytes <= kDirectMaxBytes) {
+  const Algo algo = chooseAlgo(Family::kReduce, bytes);
+  if (algo == Algo::kMailbox) return reduceMailbox<T, Op>(g, dest, source, nelems);
+  if (algo == Algo::kDirect && bytes <= kDirectMaxBytes) {
     alignas(64) unsigned char temp_buf[kDirectMaxBytes];
     T* out = in_place ? reinterpret_cast<T*>(temp_buf) : dest;
     groupSync(g);

@@ -22,6 +22,10 @@
 // grid is launched cooperatively (all blocks resident). Barriers share their epoch with
 // gshmemx_barrier_all_on_stream, so host-stream and device barriers may be mixed in order.
 //
+// Strided RMA (iput/iget, impl/ext__funcs.cuh): element by element, as p/g (8 bytes and less) or putmem/getmem.
+// Multi-variable waits (_all/_any/_some and their _vector forms): one thread; `status` (may be null) excludes the
+// ivars whose entry is nonzero; _any returns SIZE_MAX and _some 0 at once when every ivar is excluded.
+//
 // Collectives (impl/coll__funcs.cuh; gshmem_T_OP_reduce, _reducescatter, _broadcast, _fcollect, _alltoall,
 // gshmem_barrier, gshmem_team_sync and their _warp/_block forms): GSHMEM_TEAM_WORLD only, every PE's heap mapped
 // (same node, P2P on). One group per PE calls each collective, every PE the same collectives in the same order;
@@ -57,4 +61,5 @@ enum Scope : int { kScopeThread = 0, kScopeWarp = 1, kScopeBlock = 2 };
 
 #include "gshmem/device/impl/api__funcs.cuh"
 #include "gshmem/device/impl/coll__funcs.cuh"
+#include "gshmem/device/impl/ext__funcs.cuh"
 #endif

@@ -145,6 +145,7 @@ extern "C" {
 #define GSHMEMI_DEF_RED_STREAM_BIT(N, T) GSHMEMI_RED_BIT_OPS(GSHMEMI_DEF_RED_STREAM, N, T)
 GSHMEMI_RED_ARITH_TYPES(GSHMEMI_DEF_RED_STREAM_ARITH)
 GSHMEMI_RED_BIT_TYPES(GSHMEMI_DEF_RED_STREAM_BIT)
+GSHMEMI_RED_PAIR_TYPES(GSHMEMI_DEF_RED_STREAM)
 
 int gshmemx_broadcastmem_on_stream(gshmem_team_t t, void* d, const void* s, size_t n, int root, cudaStream_t st) {
   return gshmem::device::moverOnStream("gshmemx_broadcastmem_on_stream", t, kCollBroadcast, d, s, n, root, st);

@@ -3,8 +3,10 @@
 // through the dispatch site (protocols::deviceRma); one it cannot (the peer is not mapped) is a one-block kernel
 // that posts it to the proxy ring, and the proxy runs the same dispatch, so the call stays stream-ordered and
 // asynchronous.
+#include <cuda.h>  // types and flags of the driver entry point only: the driver is reached through cudart
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstdio>
 #include <string>
 
@@ -87,7 +89,45 @@ Status launched(std::string* why) {
   fatal(call, "%s", why.c_str());
 }
 
+using WaitValue64 = CUresult (*)(CUstream, CUdeviceptr, cuuint64_t, unsigned int);
+
+/// cuStreamWaitValue64 through cudart's entry-point lookup (no link against libcuda), and the flag that makes the
+/// remote writes that preceded the signal visible to the work after the wait where this device offers it.
+struct StreamWait {
+  WaitValue64 fn = nullptr;
+  unsigned flush = 0;
+};
+const StreamWait& streamWait() {
+  static const StreamWait w = [] {
+    StreamWait r;
+    void* f = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    int dev = 0, flush = 0;
+    if (cudaGetDriverEntryPointByVersion("cuStreamWaitValue64", &f, 12000, cudaEnableDefault, &q) == cudaSuccess &&
+        q == cudaDriverEntryPointSuccess)
+      r.fn = reinterpret_cast<WaitValue64>(f);
+    if (cudaGetDevice(&dev) == cudaSuccess &&
+        cudaDeviceGetAttribute(&flush, cudaDevAttrCanFlushRemoteWrites, dev) == cudaSuccess && flush)
+      r.flush = CU_STREAM_WAIT_VALUE_FLUSH;
+    cudaGetLastError();
+    return r;
+  }();
+  return w;
+}
+std::atomic<bool> g_wait_value_off{false};  // the driver refused a stream wait once: waits take the kernel
+
 }  // namespace
+
+bool waitValueOnStream(uint64_t* sig, int cmp, uint64_t value, cudaStream_t s) {
+  if ((cmp != GSHMEM_CMP_GE && cmp != GSHMEM_CMP_EQ) || g_wait_value_off.load(std::memory_order_relaxed)) return false;
+  const StreamWait& w = streamWait();
+  if (!w.fn) return false;
+  const unsigned flags = (cmp == GSHMEM_CMP_GE ? CU_STREAM_WAIT_VALUE_GEQ : CU_STREAM_WAIT_VALUE_EQ) | w.flush;
+  if (w.fn(reinterpret_cast<CUstream>(s), reinterpret_cast<CUdeviceptr>(sig), value, flags) == CUDA_SUCCESS) return true;
+  cudaGetLastError();
+  g_wait_value_off.store(true, std::memory_order_relaxed);
+  return false;
+}
 
 void checkLaunch(const char* call) {
   std::string why;
@@ -180,6 +220,7 @@ void gshmemx_signal_wait_until_on_stream(uint64_t* sig_addr, int cmp, uint64_t c
   handleFor(call);
   checkSig(call, sig_addr);
   if (cmp < GSHMEM_CMP_EQ || cmp > GSHMEM_CMP_LE) ops::errorBadCmp(call, cmp);
+  if (waitValueOnStream(sig_addr, cmp, cmp_value, stream)) return;
   waitKernel<<<1, 1, 0, stream>>>(sig_addr, cmp, cmp_value);
   checkLaunch(call);
 }

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "gshmem/device/impl/handle__types.cuh"
 
@@ -12,6 +13,12 @@ namespace gshmem::device {
 cudaError_t loadKernels();
 /// Enqueue the device barrier (barrier_all with @p do_quiet, else sync_all) on @p s; the caller checks the launch.
 void launchBarrier(const DeviceHandle& h, bool do_quiet, cudaStream_t s);
+/// Enqueue "wait until *sig cmp value" on @p s as a stream memory operation (cuStreamWaitValue64: the GPU's front
+/// end polls the word, holding no SM, so a GPU shared with other processes can run their work meanwhile), with
+/// the driver's remote-write flush where the device has it. Only GE and EQ have one; GE compares as the driver does
+/// ((int64_t)(*sig - value) >= 0, the same as unsigned for counters below 2^63). False when not enqueued (another
+/// comparison, or the driver refused once): the caller launches the polling kernel instead.
+bool waitValueOnStream(uint64_t* sig, int cmp, uint64_t value, cudaStream_t s);
 
 // Each check ends the job with @p call's one-line error when it fails.
 /// This PE's DeviceHandle; there must be a device heap.

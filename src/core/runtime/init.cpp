@@ -110,6 +110,11 @@ Status waitPolicyInit(std::string* err) {
     local += boot ? boots[pe] == boot : g_rt.node_of[pe] == g_rt.node_of[g_rt.my_pe];
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   if (local > cores && g_rt.wait_spins > 16) g_rt.wait_spins = 16;
+  // The same answer on every PE (collective algorithm choices depend on it): some machine is oversubscribed.
+  const uint8_t mine = local > cores;
+  std::vector<uint8_t> over(g_rt.n_pes);
+  GSHMEM_CHECK(allGatherOk(&mine, over.data(), sizeof mine, err));
+  for (uint8_t o : over) g_rt.oversubscribed |= o != 0;
   return Status::Ok;
 }
 

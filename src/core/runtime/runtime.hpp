@@ -81,12 +81,37 @@ struct ControlArea {
   alignas(64) unsigned char claims[(kMaxTeams + 2) * 2][64];
   // followed by: split scratch, n_pes uint64_t (team split agreement);
   //              collective scratch, kMaxTeams x n_pes uint64_t (one row per team slot, zeroed with the slot);
+  //              collective mailboxes (mailboxOffset: see below);
   //              then padding; the heartbeat line is the last liveness::kBeatBytes (core/sync/liveness)
 };
+
+// Collective mailboxes, owned by the collectives layer (collectives/mailbox.cpp): for every world PE s, this PE
+// holds two message slots that only s writes (slot = one 64-byte-aligned line whose first 8 bytes are the message's
+// sequence number, then the payload), and one acknowledgement cell per world PE d that only d writes (how many of
+// this PE's messages d has consumed). Zero when the heap is created.
+constexpr std::size_t kMailboxLine = 64;
+constexpr std::size_t kMailboxHeader = 8;  ///< the sequence word at the start of a slot
+/// Payload bytes per mailbox slot: 8 KiB up to 64 PEs, then less so that the slots stay near 1 MiB per PE
+/// (never under 256 bytes). A multiple of kMailboxLine; every PE computes the same value.
+inline std::size_t mailboxPayload(int n_pes) {
+  std::size_t per = (std::size_t(1) << 20) / (2 * std::size_t(n_pes > 0 ? n_pes : 1));
+  per = per > 8192 ? 8192 : per;
+  per = per < 256 ? 256 : per;
+  return per & ~(kMailboxLine - 1);
+}
+/// The header, the payload, and padding to whole lines.
+inline std::size_t mailboxSlotBytes(int n_pes) { return mailboxPayload(n_pes) + kMailboxLine; }
+/// Offset of the mailboxes from the start of the control area (the acknowledgement cells, then the slots).
+inline std::size_t mailboxOffset(int n_pes) {
+  return (sizeof(ControlArea) + std::size_t(n_pes) * (1 + kMaxTeams) * sizeof(uint64_t) + kMailboxLine - 1) &
+         ~(kMailboxLine - 1);
+}
+inline std::size_t mailboxBytes(int n_pes) {
+  return std::size_t(n_pes) * kMailboxLine + std::size_t(n_pes) * 2 * mailboxSlotBytes(n_pes);
+}
 /// Bytes of the control area for `n_pes` PEs (page-rounded).
 inline std::size_t controlBytes(int n_pes) {
-  return (sizeof(ControlArea) + std::size_t(n_pes) * (1 + kMaxTeams) * sizeof(uint64_t) + liveness::kBeatBytes + 4095) &
-         ~std::size_t(4095);
+  return (mailboxOffset(n_pes) + mailboxBytes(n_pes) + liveness::kBeatBytes + 4095) & ~std::size_t(4095);
 }
 
 struct Runtime {
@@ -98,6 +123,7 @@ struct Runtime {
   PeerEntry* peers = nullptr;
   int check = 1;
   long wait_spins = 2048;
+  bool oversubscribed = false;  ///< some machine of the job runs more PEs than it has cores (same on every PE)
   Transport* remote = nullptr;  ///< reaches the peers whose regions are not mapped here (UCX), or nullptr
 
   // Cold state.
@@ -142,6 +168,16 @@ extern Runtime g_rt;
 constexpr std::size_t kHeapAlign = std::size_t(1) << 30;
 inline std::size_t controlOffset() { return g_rt.size[kRegionHeap] - g_rt.control_bytes; }
 inline ControlArea* controlArea() { return reinterpret_cast<ControlArea*>(g_rt.base[kRegionHeap] + controlOffset()); }
+/// This PE's acknowledgement cell for messages it sent to world PE `d` (written by `d`).
+inline uint64_t* mailboxAck(int d) {
+  return reinterpret_cast<uint64_t*>(reinterpret_cast<char*>(controlArea()) + mailboxOffset(g_rt.n_pes) +
+                                     std::size_t(d) * kMailboxLine);
+}
+/// Slot `parity` (0 or 1) of the messages from world PE `s`, at the same offset in every PE's heap.
+inline char* mailboxSlot(int s, int parity) {
+  return reinterpret_cast<char*>(controlArea()) + mailboxOffset(g_rt.n_pes) + std::size_t(g_rt.n_pes) * kMailboxLine +
+         (std::size_t(s) * 2 + parity) * mailboxSlotBytes(g_rt.n_pes);
+}
 
 
 /// Which symmetric region holds [addr, addr+len), and the offset in it. Returns -1 if none.

@@ -1,6 +1,7 @@
 // The device collectives' name lists (T and OP, as NVSHMEM names them) and the declarations of their stream forms,
 // which the library defines (src/core/device/device_coll.cu). Shared by the free functions and the library.
 #pragma once
+#include <cuComplex.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -23,6 +24,12 @@
   X(uint8, uint8_t) X(uint16, uint16_t) X(uint32, uint32_t) X(uint64, uint64_t) X(size, size_t)
 #define GSHMEMI_COLL_TYPES(X) GSHMEMI_RED_ARITH_TYPES(X) X(ptrdiff, ptrdiff_t)
 
+// Pairs: complex numbers (sum, prod) and NVSHMEM's double2 maxloc.
+#define GSHMEMI_RED_PAIR_TYPES(X) \
+  X(complexf, cuFloatComplex, sum, gshmem::dev::kRedSum) X(complexf, cuFloatComplex, prod, gshmem::dev::kRedProd) \
+  X(complexd, cuDoubleComplex, sum, gshmem::dev::kRedSum) X(complexd, cuDoubleComplex, prod, gshmem::dev::kRedProd) \
+  X(double2, double2, maxloc, gshmem::dev::kRedMaxloc)
+
 // (name, C type) x op, for the arithmetic and the bitwise ops.
 #define GSHMEMI_RED_ARITH_OPS(X, N, T) \
   X(N, T, sum, gshmem::dev::kRedSum) X(N, T, prod, gshmem::dev::kRedProd) X(N, T, min, gshmem::dev::kRedMin) \
@@ -39,6 +46,7 @@ extern "C" {
 #define GSHMEMI_DECL_RED_BIT(N, T) GSHMEMI_RED_BIT_OPS(GSHMEMI_DECL_RED_STREAM, N, T)
 GSHMEMI_RED_ARITH_TYPES(GSHMEMI_DECL_RED_ARITH)
 GSHMEMI_RED_BIT_TYPES(GSHMEMI_DECL_RED_BIT)
+GSHMEMI_RED_PAIR_TYPES(GSHMEMI_DECL_RED_STREAM)
 int gshmemx_broadcastmem_on_stream(gshmem_team_t, void*, const void*, size_t, int, cudaStream_t);
 int gshmemx_fcollectmem_on_stream(gshmem_team_t, void*, const void*, size_t, cudaStream_t);
 int gshmemx_alltoallmem_on_stream(gshmem_team_t, void*, const void*, size_t, cudaStream_t);

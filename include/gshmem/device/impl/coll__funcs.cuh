@@ -13,24 +13,45 @@
 //   * The ranged forms (…Range) do a part of the data between the barriers; the stream forms run them from many
 //     blocks between a barrier kernel before and after.
 #pragma once
+#include <type_traits>
 
 namespace gshmem {
 namespace dev {
 
 /// Reduction operators (as the host API's, in NVSHMEM's order of names).
-enum ReduceOp : int { kRedSum = 0, kRedProd, kRedMin, kRedMax, kRedAnd, kRedOr, kRedXor };
+/// kRedMaxloc: on (value, index) pairs (double2: x the value, y the index), the larger value; on a tie the
+/// smaller index.
+enum ReduceOp : int { kRedSum = 0, kRedProd, kRedMin, kRedMax, kRedAnd, kRedOr, kRedXor, kRedMaxloc };
 
 namespace detail {
 
+/// Pairs of two floating-point numbers: complex numbers (float2 = cuFloatComplex, double2 = cuDoubleComplex) under
+/// sum and prod, (value, index) pairs under maxloc.
+template <int Op, typename T>
+GSHMEM_DEVICE_INLINE T reducePair(T a, T b) {
+  if constexpr (Op == kRedSum) {
+    return T{a.x + b.x, a.y + b.y};
+  } else if constexpr (Op == kRedProd) {
+    return T{a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x};
+  } else {
+    static_assert(Op == kRedMaxloc, "pairs reduce with sum, prod or maxloc");
+    return (b.x > a.x || (b.x == a.x && b.y < a.y)) ? b : a;
+  }
+}
+
 template <int Op, typename T>
 GSHMEM_DEVICE_INLINE T reduce2(T a, T b) {
-  if constexpr (Op == kRedSum) return a + b;
-  if constexpr (Op == kRedProd) return a * b;
-  if constexpr (Op == kRedMin) return b < a ? b : a;
-  if constexpr (Op == kRedMax) return a < b ? b : a;
-  if constexpr (Op == kRedAnd) return a & b;
-  if constexpr (Op == kRedOr) return a | b;
-  if constexpr (Op == kRedXor) return a ^ b;
+  if constexpr (std::is_same<T, float2>::value || std::is_same<T, double2>::value) {
+    return reducePair<Op, T>(a, b);
+  } else {
+    if constexpr (Op == kRedSum) return a + b;
+    if constexpr (Op == kRedProd) return a * b;
+    if constexpr (Op == kRedMin) return b < a ? b : a;
+    if constexpr (Op == kRedMax) return a < b ? b : a;
+    if constexpr (Op == kRedAnd) return a & b;
+    if constexpr (Op == kRedOr) return a | b;
+    if constexpr (Op == kRedXor) return a ^ b;
+  }
 }
 
 /// Stop the kernel unless @p team is one the device collectives serve and every member's heap is mapped.

@@ -47,6 +47,7 @@ inline int gshmemi_host_wait(int rc) { return rc != 0 ? rc : (cudaStreamSynchron
 #define GSHMEMI_DEF_RED_BIT(N, T) GSHMEMI_RED_BIT_OPS(GSHMEMI_DEF_RED, N, T)
 GSHMEMI_RED_ARITH_TYPES(GSHMEMI_DEF_RED_ARITH)
 GSHMEMI_RED_BIT_TYPES(GSHMEMI_DEF_RED_BIT)
+GSHMEMI_RED_PAIR_TYPES(GSHMEMI_DEF_RED)
 
 // ---------------------------------------------------------------------------------- data movers
 #define GSHMEMI_DEF_MOVERS_SCOPE(SFX, S)                                                                          \

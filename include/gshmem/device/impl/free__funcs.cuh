@@ -5,6 +5,7 @@
 #include <shmemx.h>
 
 #include "gshmem/device/impl/api__funcs.cuh"
+#include "gshmem/device/impl/types__list.cuh"
 
 // ============================================================================================ free functions
 // This translation unit's copy of the handle. The runtime fills it at shmem_init through the registration below
@@ -91,6 +92,7 @@ __device__ inline void gshmemx_barrier_all_warp() { gshmem::dev::barrierAllGroup
 __device__ inline void gshmemx_sync_all_block() { gshmem::dev::barrierAllGroup<gshmem::kScopeBlock>(GSHMEMI_H, false); }
 
 // ---- typed RMA: gshmem_T_{p,g,put,get,put_nbi,get_nbi}, gshmemx_T_{put,get}[_nbi]_{warp,block}, wait/test
+// (T: the lists of impl/types__list.cuh; wait/test over the standard types)
 #define GSHMEMI_DEF_RMA(N, T)                                                                                     \
   __device__ inline void gshmem_##N##_p(T* d, T v, int pe) { gshmem::dev::p<T>(GSHMEMI_H, d, v, pe); }            \
   __device__ inline T gshmem_##N##_g(const T* s, int pe) { return gshmem::dev::g<T>(GSHMEMI_H, s, pe); }           \
@@ -105,32 +107,12 @@ __device__ inline void gshmemx_sync_all_block() { gshmem::dev::barrierAllGroup<g
   __device__ inline void gshmemx_##N##_put_nbi_warp(T* d, const T* s, size_t n, int pe) { gshmem::dev::putmem<gshmem::kScopeWarp>(GSHMEMI_H, d, s, n * sizeof(T), pe, true); } \
   __device__ inline void gshmemx_##N##_put_nbi_block(T* d, const T* s, size_t n, int pe) { gshmem::dev::putmem<gshmem::kScopeBlock>(GSHMEMI_H, d, s, n * sizeof(T), pe, true); } \
   __device__ inline void gshmemx_##N##_get_nbi_warp(T* d, const T* s, size_t n, int pe) { gshmem::dev::getmem<gshmem::kScopeWarp>(GSHMEMI_H, d, s, n * sizeof(T), pe, true); } \
-  __device__ inline void gshmemx_##N##_get_nbi_block(T* d, const T* s, size_t n, int pe) { gshmem::dev::getmem<gshmem::kScopeBlock>(GSHMEMI_H, d, s, n * sizeof(T), pe, true); } \
+  __device__ inline void gshmemx_##N##_get_nbi_block(T* d, const T* s, size_t n, int pe) { gshmem::dev::getmem<gshmem::kScopeBlock>(GSHMEMI_H, d, s, n * sizeof(T), pe, true); }
+GSHMEMI_RMA_TYPES(GSHMEMI_DEF_RMA)
+#define GSHMEMI_DEF_WAIT1(N, T)                                                                                    \
   __device__ inline void gshmem_##N##_wait_until(T* ivar, int cmp, T v) { gshmem::dev::waitUntil<T>(ivar, cmp, v); } \
   __device__ inline int gshmem_##N##_test(T* ivar, int cmp, T v) { return gshmem::dev::test<T>(ivar, cmp, v); }
-GSHMEMI_DEF_RMA(float, float)
-GSHMEMI_DEF_RMA(double, double)
-GSHMEMI_DEF_RMA(char, char)
-GSHMEMI_DEF_RMA(schar, signed char)
-GSHMEMI_DEF_RMA(short, short)
-GSHMEMI_DEF_RMA(int, int)
-GSHMEMI_DEF_RMA(long, long)
-GSHMEMI_DEF_RMA(longlong, long long)
-GSHMEMI_DEF_RMA(uchar, unsigned char)
-GSHMEMI_DEF_RMA(ushort, unsigned short)
-GSHMEMI_DEF_RMA(uint, unsigned int)
-GSHMEMI_DEF_RMA(ulong, unsigned long)
-GSHMEMI_DEF_RMA(ulonglong, unsigned long long)
-GSHMEMI_DEF_RMA(int8, int8_t)
-GSHMEMI_DEF_RMA(int16, int16_t)
-GSHMEMI_DEF_RMA(int32, int32_t)
-GSHMEMI_DEF_RMA(int64, int64_t)
-GSHMEMI_DEF_RMA(uint8, uint8_t)
-GSHMEMI_DEF_RMA(uint16, uint16_t)
-GSHMEMI_DEF_RMA(uint32, uint32_t)
-GSHMEMI_DEF_RMA(uint64, uint64_t)
-GSHMEMI_DEF_RMA(size, size_t)
-GSHMEMI_DEF_RMA(ptrdiff, ptrdiff_t)
+GSHMEMI_STD_TYPES(GSHMEMI_DEF_WAIT1)
 
 // ---- typed atomics: gshmem_T_atomic_{fetch,set,swap,compare_swap,fetch_add,add,fetch_inc,inc,fetch_and,...}
 #define GSHMEMI_DEF_AMO(N, T)                                                                                          \
@@ -148,16 +130,9 @@ GSHMEMI_DEF_RMA(ptrdiff, ptrdiff_t)
   __device__ inline void gshmem_##N##_atomic_or(T* d, T v, int pe) { gshmem::dev::atomic<T>(GSHMEMI_H, gshmem::kAmoOr, d, v, (T)0, pe); } \
   __device__ inline T gshmem_##N##_atomic_fetch_xor(T* d, T v, int pe) { return gshmem::dev::atomic<T>(GSHMEMI_H, gshmem::kAmoFetchXor, d, v, (T)0, pe); } \
   __device__ inline void gshmem_##N##_atomic_xor(T* d, T v, int pe) { gshmem::dev::atomic<T>(GSHMEMI_H, gshmem::kAmoXor, d, v, (T)0, pe); }
-GSHMEMI_DEF_AMO(int, int)
-GSHMEMI_DEF_AMO(long, long)
-GSHMEMI_DEF_AMO(longlong, long long)
-GSHMEMI_DEF_AMO(uint, unsigned int)
-GSHMEMI_DEF_AMO(ulong, unsigned long)
-GSHMEMI_DEF_AMO(ulonglong, unsigned long long)
-GSHMEMI_DEF_AMO(int32, int32_t)
-GSHMEMI_DEF_AMO(int64, int64_t)
-GSHMEMI_DEF_AMO(uint32, uint32_t)
-GSHMEMI_DEF_AMO(uint64, uint64_t)
-GSHMEMI_DEF_AMO(size, size_t)
+GSHMEMI_AMO_TYPES(GSHMEMI_DEF_AMO)
 
 #include "gshmem/device/impl/coll_free__funcs.cuh"
+#include "gshmem/device/impl/free_rma__funcs.cuh"
+#include "gshmem/device/impl/free_wait__funcs.cuh"
+#include "gshmem/device/impl/free_stream__funcs.cuh"

@@ -1,0 +1,201 @@
+/* The NVSHMEM host routines that have no gshmem function of the same name and signature: setup and query, the
+ * symmetric heap, teams, buffer registration and the collective launch. Included by gshmem/nvshmem_compat.h, which
+ * defines the constants and types used here. Routines gshmem cannot serve yet print one line
+ * ("gshmem: PE n: <name>: not supported yet (...); use ...") and return an error code (NVSHMEMX_ERROR_NOT_SUPPORTED,
+ * -1 or NULL as NVSHMEM documents for the routine); docs/NVSHMEM.md lists them. */
+#ifndef GSHMEM_COMPAT_NVSHMEM_HOST_H
+#define GSHMEM_COMPAT_NVSHMEM_HOST_H
+
+#include <stdio.h>
+#include <string.h>
+
+static inline int gshmemi_nv_unsupported(const char* call, const char* why, const char* instead) {
+  fprintf(stderr, "gshmem: PE %d: %s: not supported yet (%s); %s\n", shmem_my_pe(), call, why,
+          instead);
+  return NVSHMEMX_ERROR_NOT_SUPPORTED;
+}
+
+/* ---- setup and query */
+static inline void nvshmem_init(void) { shmem_init(); }
+static inline int nvshmem_init_thread(int requested, int* provided) { return shmem_init_thread(requested, provided); }
+static inline void nvshmem_query_thread(int* provided) { shmem_query_thread(provided); }
+/* flags 0 and NVSHMEMX_INIT_WITH_MPI_COMM start the runtime over MPI_COMM_WORLD (launch with mpirun); a unique id
+ * or another communicator is refused (with <mpi.h> included first, the communicator is compared with the world). */
+static inline int nvshmemx_init_attr(unsigned int flags, nvshmemx_init_attr_t* attr) {
+  if (flags & NVSHMEMX_INIT_WITH_UNIQUEID)
+    return gshmemi_nv_unsupported("nvshmemx_init_attr", "NVSHMEMX_INIT_WITH_UNIQUEID",
+                                  "launch with mpirun and use NVSHMEMX_INIT_WITH_MPI_COMM or nvshmem_init");
+#ifdef MPI_VERSION
+  if ((flags & NVSHMEMX_INIT_WITH_MPI_COMM) && attr != NULL && attr->mpi_comm != NULL) {
+    int same = MPI_UNEQUAL;
+    MPI_Comm_compare(*(MPI_Comm*)attr->mpi_comm, MPI_COMM_WORLD, &same);
+    if (same != MPI_IDENT && same != MPI_CONGRUENT)
+      return gshmemi_nv_unsupported("nvshmemx_init_attr", "a communicator other than MPI_COMM_WORLD",
+                                    "pass MPI_COMM_WORLD or call nvshmem_init");
+  }
+#endif
+  (void)attr;
+  shmem_init();
+  return NVSHMEMX_SUCCESS;
+}
+static inline int nvshmemx_init_status(void) {
+  return gshmemx_query_initialized() ? NVSHMEM_STATUS_IS_INITIALIZED : NVSHMEM_STATUS_NOT_INITIALIZED;
+}
+static inline void nvshmem_finalize(void) { shmem_finalize(); }
+static inline void nvshmem_global_exit(int status) { shmem_global_exit(status); }
+static inline void nvshmem_info_get_version(int* major, int* minor) { shmem_info_get_version(major, minor); }
+static inline void nvshmem_info_get_name(char* name) { shmem_info_get_name(name); }
+/* gshmem's own version (not an NVSHMEM version number). */
+static inline void nvshmemx_vendor_get_version_info(int* major, int* minor, int* patch) {
+  *major = GSHMEMI_NV_VERSION_MAJOR;
+  *minor = GSHMEMI_NV_VERSION_MINOR;
+  *patch = GSHMEMI_NV_VERSION_PATCH;
+}
+static inline int nvshmemx_set_attr_mpi_comm_args(void* mpi_comm, nvshmemx_init_attr_t* attr) {
+  attr->mpi_comm = mpi_comm;
+  return NVSHMEMX_SUCCESS;
+}
+static inline int nvshmemx_set_attr_uniqueid_args(const int myrank, const int nranks,
+                                                  const nvshmemx_uniqueid_t* uid, nvshmemx_init_attr_t* attr) {
+  attr->args.rank = myrank;
+  attr->args.nranks = nranks;
+  attr->args.uid = *uid;
+  return NVSHMEMX_SUCCESS;
+}
+static inline int nvshmemx_get_uniqueid(nvshmemx_uniqueid_t* uid) {
+  memset(uid, 0, sizeof(*uid));
+  return gshmemi_nv_unsupported("nvshmemx_get_uniqueid", "bootstrap through a unique id",
+                                "launch with mpirun and call nvshmem_init");
+}
+
+/* ---- symmetric heap: NVSHMEM's heap is GPU memory, gshmem's device heap (GSHMEM_SYMMETRIC_SIZE_DEVICE) */
+static inline void* nvshmem_malloc(size_t size) { return gshmemx_malloc_device(size); }
+static inline void* nvshmem_calloc(size_t count, size_t size) { return gshmemx_calloc_device(count, size); }
+/* Device heap blocks are 256-byte aligned; a larger alignment is refused (NULL) rather than ignored. */
+static inline void* nvshmem_align(size_t alignment, size_t size) {
+  if (alignment > 256 || (alignment & (alignment - 1)) != 0) {
+    gshmemi_nv_unsupported("nvshmem_align", "alignments above 256 bytes or not a power of two",
+                           "use nvshmem_malloc (256-byte aligned)");
+    return NULL;
+  }
+  return gshmemx_malloc_device(size);
+}
+static inline void nvshmem_free(void* ptr) { shmem_free(ptr); }
+/* gshmem needs no registration for local buffers: P2P stores read them directly and the proxy copies with
+ * cudaMemcpy, which takes any device or host memory. Registering is therefore accepted and does nothing. */
+static inline int nvshmemx_buffer_register(void* addr, size_t length) {
+  (void)addr, (void)length;
+  return NVSHMEMX_SUCCESS;
+}
+static inline int nvshmemx_buffer_unregister(void* addr) {
+  (void)addr;
+  return NVSHMEMX_SUCCESS;
+}
+static inline void nvshmemx_buffer_unregister_all(void) {}
+static inline void* nvshmemx_buffer_register_symmetric(void* addr, size_t length, int flags) {
+  (void)addr, (void)length, (void)flags;
+  gshmemi_nv_unsupported("nvshmemx_buffer_register_symmetric", "mapping a user buffer into the symmetric heap",
+                         "allocate it with nvshmem_malloc");
+  return NULL;
+}
+static inline int nvshmemx_buffer_unregister_symmetric(void* addr, size_t length) {
+  (void)addr, (void)length;
+  return gshmemi_nv_unsupported("nvshmemx_buffer_unregister_symmetric", "symmetric user buffers",
+                                "free nvshmem_malloc memory with nvshmem_free");
+}
+
+/* ---- teams: the world only (device collectives and team handles are world-only so far) */
+/* team_my_pe, team_n_pes and team_translate_pe are host and device routines (device: under nvcc). */
+#ifdef __CUDACC__
+#define GSHMEMI_NV_HD __host__ __device__
+#else
+#define GSHMEMI_NV_HD
+#endif
+static inline GSHMEMI_NV_HD int nvshmem_team_my_pe(nvshmem_team_t t) {
+#ifdef __CUDA_ARCH__
+  return t == NVSHMEM_TEAM_WORLD ? gshmem_my_pe() : -1;
+#else
+  return t == NVSHMEM_TEAM_WORLD ? shmem_team_my_pe(SHMEM_TEAM_WORLD) : -1;
+#endif
+}
+static inline GSHMEMI_NV_HD int nvshmem_team_n_pes(nvshmem_team_t t) {
+#ifdef __CUDA_ARCH__
+  return t == NVSHMEM_TEAM_WORLD ? gshmem_n_pes() : -1;
+#else
+  return t == NVSHMEM_TEAM_WORLD ? shmem_team_n_pes(SHMEM_TEAM_WORLD) : -1;
+#endif
+}
+static inline GSHMEMI_NV_HD int nvshmem_team_translate_pe(nvshmem_team_t src, int src_pe, nvshmem_team_t dest) {
+  if (src != NVSHMEM_TEAM_WORLD || dest != NVSHMEM_TEAM_WORLD) return -1;
+#ifdef __CUDA_ARCH__
+  return src_pe >= 0 && src_pe < gshmem_n_pes() ? src_pe : -1;
+#else
+  return src_pe >= 0 && src_pe < shmem_n_pes() ? src_pe : -1;
+#endif
+}
+static inline int nvshmem_team_get_config(nvshmem_team_t t, long mask, nvshmem_team_config_t* config) {
+  if (t != NVSHMEM_TEAM_WORLD) return -1;
+  if (mask & NVSHMEM_TEAM_NUM_CONTEXTS) config->num_contexts = 0;
+  return 0;
+}
+static inline int nvshmem_team_split_strided(nvshmem_team_t parent, int start, int stride, int size,
+                                             const nvshmem_team_config_t* config, long mask,
+                                             nvshmem_team_t* new_team) {
+  (void)parent, (void)start, (void)stride, (void)size, (void)config, (void)mask;
+  *new_team = NVSHMEM_TEAM_INVALID;
+  gshmemi_nv_unsupported("nvshmem_team_split_strided", "device teams other than NVSHMEM_TEAM_WORLD",
+                         "use NVSHMEM_TEAM_WORLD, or shmem_team_split_strided with the host collectives");
+  return -1;
+}
+static inline int nvshmem_team_split_2d(nvshmem_team_t parent, int xrange, const nvshmem_team_config_t* xconfig,
+                                        long xmask, nvshmem_team_t* xteam, const nvshmem_team_config_t* yconfig,
+                                        long ymask, nvshmem_team_t* yteam) {
+  (void)parent, (void)xrange, (void)xconfig, (void)xmask, (void)yconfig, (void)ymask;
+  *xteam = NVSHMEM_TEAM_INVALID;
+  *yteam = NVSHMEM_TEAM_INVALID;
+  gshmemi_nv_unsupported("nvshmem_team_split_2d", "device teams other than NVSHMEM_TEAM_WORLD",
+                         "use NVSHMEM_TEAM_WORLD, or shmem_team_split_2d with the host collectives");
+  return -1;
+}
+/* Destroying the world or an invalid team does nothing (no other team can exist). */
+static inline void nvshmem_team_destroy(nvshmem_team_t t) { (void)t; }
+static inline int nvshmemx_team_get_uniqueid(nvshmemx_team_uniqueid_t* uid) {
+  *uid = 0;
+  return gshmemi_nv_unsupported("nvshmemx_team_get_uniqueid", "teams made from a unique id",
+                                "use NVSHMEM_TEAM_WORLD");
+}
+static inline int nvshmemx_team_init(nvshmem_team_t* team, nvshmem_team_config_t* config, long mask, int npes,
+                                     int pe_idx_in_team) {
+  (void)config, (void)mask, (void)npes, (void)pe_idx_in_team;
+  *team = NVSHMEM_TEAM_INVALID;
+  return gshmemi_nv_unsupported("nvshmemx_team_init", "teams made from a unique id", "use NVSHMEM_TEAM_WORLD");
+}
+
+#ifdef __CUDACC__
+/* ---- kernel launch: a cooperative launch, so every block is resident and device collectives may be called from
+ * any of them. Returns NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED (and prints the CUDA error) when CUDA refuses it,
+ * e.g. more blocks than can be resident (nvshmemx_collective_launch_query_gridsize says how many can). */
+static inline int nvshmemx_collective_launch(const void* func, dim3 grid, dim3 block, void** args, size_t shmem,
+                                             cudaStream_t stream) {
+  const cudaError_t e = cudaLaunchCooperativeKernel(func, grid, block, args, shmem, stream);
+  if (e == cudaSuccess) return NVSHMEMX_SUCCESS;
+  fprintf(stderr, "gshmem: PE %d: nvshmemx_collective_launch: %s\n", shmem_my_pe(),
+          cudaGetErrorString(e));
+  return NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED;
+}
+/* The most blocks of `block` threads a cooperative launch of func can have on this PE's GPU. */
+static inline int nvshmemx_collective_launch_query_gridsize(const void* func, dim3 block, void** args, size_t shmem,
+                                                            int* gridsize) {
+  (void)args;
+  int dev = 0, sms = 0, per_sm = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, (int)(block.x * block.y * block.z), shmem) !=
+          cudaSuccess)
+    return NVSHMEMX_ERROR_INTERNAL;
+  *gridsize = per_sm * sms;
+  return NVSHMEMX_SUCCESS;
+}
+#endif /* __CUDACC__ */
+
+#endif /* GSHMEM_COMPAT_NVSHMEM_HOST_H */

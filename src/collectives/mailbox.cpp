@@ -1,0 +1,84 @@
+// Collective mailboxes (protocol and contract in mailbox.hpp).
+#include "collectives/mailbox.hpp"
+
+#include <cstring>
+#include <vector>
+
+#include "core/api.hpp"
+#include "gshmem/c/types.h"
+
+namespace gshmem::coll::mailbox {
+
+namespace {
+
+/// Per-peer sequence numbers of this process: messages sent to and received from each world PE.
+struct Counters {
+  std::vector<uint64_t> sent, received;
+  std::vector<unsigned char> staging;  ///< one message, assembled for the remote transport
+};
+
+Counters& counters() {
+  static Counters c;
+  if (GSHMEM_UNLIKELY(c.sent.size() != static_cast<std::size_t>(g_rt.n_pes))) {
+    c.sent.assign(g_rt.n_pes, 0);
+    c.received.assign(g_rt.n_pes, 0);
+  }
+  return c;
+}
+
+uint64_t loadAcquire(const uint64_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+
+/// Remote peer: the payload and the sequence word in one put-with-signal (the signal lands after the data).
+void sendRemote(const char* call, int pe, char* slot, uint64_t k, const void* head, std::size_t hn, const void* body,
+                std::size_t bn) {
+  Counters& c = counters();
+  if (c.staging.size() < capacity()) c.staging.resize(capacity());
+  std::memcpy(c.staging.data(), head, hn);
+  if (bn) std::memcpy(c.staging.data() + hn, body, bn);
+  RemoteAddr rd, rs;
+  if (resolve(call, "mailbox", slot + kMailboxHeader, hn + bn, pe, &rd) != nullptr ||
+      resolve(call, "mailbox", slot, kMailboxHeader, pe, &rs) != nullptr)
+    fatal(call, "mailbox of PE %d is partly mapped", pe);
+  if (hn + bn == 0) return remoteSignal(call, rs, k, false);
+  remotePutSignal(call, rd, c.staging.data(), hn + bn, rs, k, false);
+}
+
+}  // namespace
+
+std::size_t capacity() { return mailboxPayload(g_rt.n_pes); }
+
+bool usable() { return g_rt.thread_level < SHMEM_THREAD_MULTIPLE; }
+
+void send(const char* call, int pe, const void* head, std::size_t hn, const void* body, std::size_t bn) {
+  const uint64_t k = ++counters().sent[pe];
+  if (k > 2) {  // slot k & 1 last held message k - 2: wait until pe has consumed it
+    const uint64_t* ack = mailboxAck(pe);
+    waitFor([&] { return loadAcquire(ack) >= k - 2; }, call);
+  }
+  char* slot = mailboxSlot(g_rt.my_pe, static_cast<int>(k & 1));
+  RemoteAddr ra;
+  char* p = resolve(call, "mailbox", slot, kMailboxHeader + hn + bn, pe, &ra);
+  if (GSHMEM_UNLIKELY(p == nullptr)) return sendRemote(call, pe, slot, k, head, hn, body, bn);
+  if (hn) std::memcpy(p + kMailboxHeader, head, hn);
+  if (bn) copyBytes(p + kMailboxHeader + hn, body, bn);
+  __atomic_store_n(reinterpret_cast<uint64_t*>(p), k, __ATOMIC_RELEASE);
+}
+
+const char* receive(const char* call, int pe) {
+  const uint64_t k = counters().received[pe] + 1;
+  const char* slot = mailboxSlot(pe, static_cast<int>(k & 1));
+  const uint64_t* seq = reinterpret_cast<const uint64_t*>(slot);
+  waitFor([&] { return loadAcquire(seq) >= k; }, call);
+  return slot + kMailboxHeader;
+}
+
+void release(const char* call, int pe) {
+  const uint64_t k = ++counters().received[pe];
+  uint64_t* cell = mailboxAck(g_rt.my_pe);  // the cell at `pe` that counts this PE's receipts
+  RemoteAddr ra;
+  char* p = resolve(call, "mailbox", cell, sizeof(uint64_t), pe, &ra);
+  if (GSHMEM_LIKELY(p != nullptr)) __atomic_store_n(reinterpret_cast<uint64_t*>(p), k, __ATOMIC_RELEASE);
+  else remoteSignal(call, ra, k, false);
+}
+
+}  // namespace gshmem::coll::mailbox

@@ -1,0 +1,34 @@
+// Collective mailboxes: one-round, flag-in-destination messages between two PEs, the transport of the small
+// collectives (broadcast, collect, fcollect, alltoall and reduce up to capacity() bytes per message).
+//
+// Every ordered pair of PEs (s, d) has a channel: two slots in d's control area that only s writes, and one
+// acknowledgement cell in s's control area that only d writes (core/runtime/runtime.hpp: mailboxSlot,
+// mailboxAck). Message k from s to d (k = 1, 2, ...) goes into slot k & 1: s copies the payload into the slot and
+// then stores k into the slot's sequence word with release order (one cache line when the payload is small: the
+// flag travels with the data). d waits until the word reads k, uses the payload in place, and stores k into its
+// acknowledgement cell at s. s waits for the acknowledgement of message k - 2 before it overwrites that slot, so a
+// sender may run at most two messages ahead of its receiver and never needs a barrier.
+//
+// Contract: two PEs make the collectives they share in the same order (as the specification requires of teams and
+// active sets), so the k-th message s sends to d is the one d expects k-th. Sequence numbers live in this process
+// (sent/received per peer), so a channel must not be used by two threads at once: usable() is false under
+// SHMEM_THREAD_MULTIPLE and the callers fall back to algorithms that need no per-pair order.
+// Peers reached through the remote transport get the payload and the sequence word in one put-with-signal.
+#pragma once
+#include <cstddef>
+
+namespace gshmem::coll::mailbox {
+
+/// Payload bytes one message may carry; the same on every PE.
+std::size_t capacity();
+/// False when channels may be used by several threads at once (SHMEM_THREAD_MULTIPLE).
+bool usable();
+/// Post one message to world PE `pe`: `hn` bytes from `head`, then `bn` bytes from `body` (hn + bn <=
+/// capacity()). Waits only while `pe` has not consumed this PE's message before the previous one.
+void send(const char* call, int pe, const void* head, std::size_t hn, const void* body = nullptr, std::size_t bn = 0);
+/// Wait for the next message from world PE `pe`; returns its payload, valid until release(pe).
+const char* receive(const char* call, int pe);
+/// Done with the payload receive(pe) returned: the sender may reuse its slot.
+void release(const char* call, int pe);
+
+}  // namespace gshmem::coll::mailbox

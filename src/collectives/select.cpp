@@ -1,0 +1,101 @@
+// Algorithm choice of the collectives (contract in coll.hpp). GSHMEM_COLL_<FAMILY> forces one; auto takes the
+// mailbox for small blocks, as it costs one round with the flag in the destination's memory, and the synchronized
+// algorithms past each family's crossover (autoMailboxMax).
+#include <cstdio>
+
+#include "base/config.hpp"
+#include "collectives/coll.hpp"
+#include "collectives/mailbox.hpp"
+
+namespace gshmem::coll {
+
+namespace {
+
+constexpr std::size_t kDirectMaxBytes = 4096;  ///< reduce: direct below, reduce-scatter above
+
+const std::string& forced(Family f) {
+  const Params& p = params();
+  switch (f) {
+    case Family::kBroadcast: return p.COLL_BROADCAST;
+    case Family::kCollect: return p.COLL_COLLECT;
+    case Family::kAlltoall: return p.COLL_ALLTOALL;
+    case Family::kReduce: return p.COLL_REDUCE;
+  }
+  return p.COLL_REDUCE;
+}
+
+Algo fallback(Family f, std::size_t bytes) {
+  if (f != Family::kReduce) return Algo::kSync;
+  return bytes <= kDirectMaxBytes ? Algo::kDirect : Algo::kScatter;
+}
+
+Algo fromName(const std::string& s) {
+  if (s == "mailbox") return Algo::kMailbox;
+  if (s == "direct") return Algo::kDirect;
+  if (s == "scatter") return Algo::kScatter;
+  return Algo::kSync;
+}
+
+/// Where auto stops taking the mailbox. Past it the synchronized algorithms win on the reference machine (2 PEs,
+/// one node): the mailbox copies each block twice (into the slot, out of it), they copy it once, so their fixed
+/// cost of two synchronizations is repaid from about these sizes on. With more PEs than cores a synchronization
+/// waits for descheduled PEs and costs far more than a copy: then the mailbox carries all it can.
+std::size_t autoMailboxMax(Family f) {
+  if (params().COLL_MAILBOX_MAX) return params().COLL_MAILBOX_MAX;
+  if (g_rt.oversubscribed) return mailbox::capacity();
+  switch (f) {
+    case Family::kBroadcast: return 2048;
+    case Family::kCollect: return 1024;
+    case Family::kAlltoall: return 512;
+    case Family::kReduce: return 512;
+  }
+  return 512;
+}
+
+}  // namespace
+
+Algo chooseAlgo(Family family, std::size_t bytes) {
+  const std::string& want = forced(family);
+  const bool fits = mailbox::usable() && bytes <= mailbox::capacity();
+  if (want == "auto") return fits && bytes <= autoMailboxMax(family) ? Algo::kMailbox : fallback(family, bytes);
+  const Algo a = fromName(want);
+  return a == Algo::kMailbox && !fits ? fallback(family, bytes) : a;
+}
+
+const char* algoName(Algo a) {
+  switch (a) {
+    case Algo::kMailbox: return "mailbox";
+    case Algo::kSync: return "sync";
+    case Algo::kDirect: return "direct";
+    case Algo::kScatter: return "scatter";
+  }
+  return "?";
+}
+
+std::string describeAlgos(const char* prefix) {
+  static const char* const kNames[] = {"broadcast", "collect/fcollect", "alltoall", "reduce"};
+  static const char* const kVars[] = {"BROADCAST", "COLLECT", "ALLTOALL", "REDUCE"};
+  static const std::size_t kSizes[] = {8, 1024, 4096, 8192, 65536, std::size_t(1) << 20};
+  std::string out;
+  char line[160];
+  for (int f = 0; f < 4; ++f) {
+    const Family fam = static_cast<Family>(f);
+    snprintf(line, sizeof line, "%scollective %s (GSHMEM_COLL_%s=%s, mailbox %zu bytes):", prefix, kNames[f],
+             kVars[f], forced(fam).c_str(), mailbox::capacity());
+    out += line;
+    for (std::size_t b : kSizes) {
+      snprintf(line, sizeof line, " %zu B %s%s", b, algoName(chooseAlgo(fam, b)), b == kSizes[5] ? "\n" : ",");
+      out += line;
+    }
+  }
+  return out;
+}
+
+void infoReport() {
+  static bool done = false;
+  if (done || !params().INFO || g_rt.my_pe != 0) return;
+  done = true;
+  fputs(describeAlgos("gshmem:   ").c_str(), stderr);
+}
+
+}  // namespace gshmem::coll
