@@ -6,10 +6,11 @@
 #       tier (c): a GoogleTest binary with tests/mpi_main.cpp, one ctest per PE count, named <name>.np<N>.
 #   gshmem_add_mpi_program(<name> SOURCES <src>... [NP <n>...] [TIMEOUT <s>] [PASS_REGEX <re>])
 #       a plain C program launched with mpiexec; passes when it exits 0 and prints PASS_REGEX.
-#   gshmem_add_expect_test(<name> COMMAND <cmd>... [EXPECT_RC zero|nonzero] [REGEX <re>] [ALSO_REGEX <re>]
+#   gshmem_add_expect_test(<name> COMMAND <cmd>... [EXPECT_RC zero|nonzero|any] [REGEX <re>] [ALSO_REGEX <re>]
 #                          [REJECT_REGEX <re>] [TIMEOUT <s>] [ENVIRONMENT <k=v>...] [LABELS <l>...])
 #       runs <cmd> through this file in script mode and checks its exit status and its output (stdout and stderr
-#       together): it must match REGEX and ALSO_REGEX and must not match REJECT_REGEX.
+#       together): it must match REGEX and ALSO_REGEX and must not match REJECT_REGEX. EXPECT_RC any leaves the
+#       exit status to the regexes (for a program whose expected outcome differs between machines).
 #
 # Every multi-PE test gets a ctest TIMEOUT (a hang fails), label `mpi`, and GSHMEM_SYMMETRIC_SIZE
 # (GSHMEM_TEST_SYMMETRIC_SIZE) to keep memory small when PEs are oversubscribed.

@@ -1,6 +1,7 @@
 #!/bin/bash
 # The GPU apps on one lent GPU (1 PE, and 2 and 4 PEs sharing it): their checks, the benchmark lines, and the HSG
-# variant table beside the MPI twin. Run on the GPU machine from the repository root:
+# variant table beside the MPI twin; the stencil's variants at 16384² (1 PE against the copy probe, 2 PEs sharing the
+# GPU beside the MPI twin). Run on the GPU machine from the repository root:
 #   PARTS=checks,hsg,stencil scripts/gpu-apps.sh CARRY      (CARRY: scripts/gpu-carry.sh's folder)
 # Logs go to $OUT (or /tmp/gshmem-apps): one file per run, and summary.txt with every result line.
 set -u
@@ -23,7 +24,8 @@ run() {
   timeout "$t" $MPI -np "$np" "$@" > "$OUT/$name.log" 2>&1
   local rc=$?
   say "== $name (np $np, rc $rc): $*"
-  grep -E "check|^[0-9]+, [0-9]+, |bench|MPI|gshmem: PE|Error|error" "$OUT/$name.log" | head -12 | tee -a "$S"
+  grep -E "check|^[0-9]+, [0-9]+, |bench|MPI|ms/iteration|^jacobi_gpu|validation|gshmem: PE|Error|error" "$OUT/$name.log" |
+    head -12 | tee -a "$S"
 }
 # PEs sharing one GPU run under MPS (one daemon for the script, stopped at its end): without it the GPU time-slices
 # between the processes, and a kernel that waits for a peer's signal holds the GPU until its slice ends.
@@ -60,6 +62,28 @@ if has checks; then
   run hsg_cpu_np1 1 120 "$B/apps/hsg_gpu" --check-cpu --size 32 --sweeps 10
   run hsg_check_staged_np1 1 120 "$B/apps/hsg_gpu" --check --variant staged --size 32 --sweeps 10
   run hsg_corrupt_np2 2 60 "$B/apps/hsg_gpu" --check-energy --corrupt-ghost --size 32 --sweeps 20
+  for np in 1 2 4; do
+    for v in device stream mpi; do
+      run stencil_check_${v}_np$np $np 120 "$B/apps/stencil_gpu" --check --variant $v --nx 256 --ny 256 --niter 50
+    done
+    run stencil_check_staged_np$np $np 120 "$B/apps/stencil_gpu" --check --mpi --staged --nx 256 --ny 256 --niter 50
+    run stencil_check_uneven_np$np $np 120 "$B/apps/stencil_gpu" --check --nx 300 --ny 259 --niter 40 --nccheck 7
+    run stencil_check_fp64_np$np $np 120 "$B/apps/stencil_gpu" --check --fp64 --nx 256 --ny 130 --niter 30
+  done
+  run stencil_corrupt_np2 2 60 "$B/apps/stencil_gpu" --check --corrupt-halo --nx 256 --ny 256 --niter 20  # must FAIL
+fi
+if has stencil; then  # 16384^2: two fp32 slabs of 1 GiB per PE on one PE (a 3G device heap)
+  (
+    export GSHMEM_SYMMETRIC_SIZE_DEVICE=3G
+    for nc in 1 100; do
+      for v in device stream mpi; do
+        run stencil_bench_${v}_nc${nc}_np1 1 300 "$B/apps/stencil_gpu" --bench --variant $v --niter 500 --nccheck $nc -csv
+      done
+      for v in device stream mpi; do  # 2 PEs sharing the GPU: gshmem vs the MPI twin
+        run stencil_${v}_nc${nc}_np2 2 300 "$B/apps/stencil_gpu" --variant $v --niter 200 --nccheck $nc -csv
+      done
+    done
+  )
 fi
 if has hsg; then
   for L in 64 128 256; do
