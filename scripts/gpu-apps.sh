@@ -3,6 +3,7 @@
 # variant table beside the MPI twin; the stencil's variants at 16384² (1 PE against the copy probe, 2 PEs sharing the
 # GPU beside the MPI twin). Run on the GPU machine from the repository root:
 #   PARTS=checks,hsg,stencil scripts/gpu-apps.sh CARRY      (CARRY: scripts/gpu-carry.sh's folder)
+#   PARTS=gpu2 scripts/gpu-apps.sh CARRY                    (a machine with two GPUs: one PE per GPU)
 # Logs go to $OUT (or /tmp/gshmem-apps): one file per run, and summary.txt with every result line.
 set -u
 cd "$(dirname "$0")/.."
@@ -64,8 +65,10 @@ if has checks; then
   run hsg_corrupt_np2 2 60 "$B/apps/hsg_gpu" --check-energy --corrupt-ghost --size 32 --sweeps 20
   for np in 1 2 4; do
     for v in device stream mpi; do
+      [ $np = 4 ] && [ $v = stream ] && continue
       run stencil_check_${v}_np$np $np 120 "$B/apps/stencil_gpu" --check --variant $v --nx 256 --ny 256 --niter 50
     done
+    [ $np = 4 ] && continue
     run stencil_check_staged_np$np $np 120 "$B/apps/stencil_gpu" --check --mpi --staged --nx 256 --ny 256 --niter 50
     run stencil_check_uneven_np$np $np 120 "$B/apps/stencil_gpu" --check --nx 300 --ny 259 --niter 40 --nccheck 7
     run stencil_check_fp64_np$np $np 120 "$B/apps/stencil_gpu" --check --fp64 --nx 256 --ny 130 --niter 30
@@ -98,4 +101,23 @@ if has hsg; then
   run hsg_L64_staged_np2 2 30 "$B/apps/hsg_gpu" --bench --variant staged --size 64 --sweeps 20
 fi
 mps_off
+if has gpu2; then  # two GPUs, one PE each: scaling against one PE on one of them, the variants, the twins
+  for L in 256 512; do
+    GSHMEM_SYMMETRIC_SIZE_DEVICE=4G run hsg_L${L}_np1 1 300 "$B/apps/hsg_gpu" --bench --size $L --sweeps 20
+    GSHMEM_SYMMETRIC_SIZE_DEVICE=4G run hsg_L${L}_direct_2gpu 2 300 "$B/apps/hsg_gpu" --bench --size $L --sweeps 20
+  done
+  for L in 64 128 256; do
+    for v in direct stream staged-tx staged; do
+      run hsg_L${L}_${v}_2gpu 2 60 "$B/apps/hsg_gpu" --bench --variant $v --size $L --sweeps 20
+    done
+    run hsg_L${L}_mpi_2gpu 2 60 "$B/apps/hsg_gpu" --bench --mpi --size $L --sweeps 20
+  done
+  (
+    export GSHMEM_SYMMETRIC_SIZE_DEVICE=3G
+    run stencil_np1 1 300 "$B/apps/stencil_gpu" --bench --niter 500 --nccheck 100 -csv
+    for v in device stream mpi; do
+      run stencil_${v}_2gpu 2 300 "$B/apps/stencil_gpu" --variant $v --niter 500 --nccheck 100 -csv
+    done
+  )
+fi
 exit 0
