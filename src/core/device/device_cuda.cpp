@@ -117,11 +117,15 @@ Status proxyAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t v, ui
   return protocols::deviceAmo(pe, off, op, size, v, c, l->stream, l->result, old);
 }
 const char* proxyRoute(int pe) { return protocols::deviceRoute(pe); }
+Status proxyThreadInit() {
+  Lane* l = nullptr;
+  return lane(&l);
+}
 
 Status proxyStart(std::string* err) {
   g.proxy_on = true;
-  return protocols::proxyStart(g.dev, g.total, protocols::ProxyTarget{proxyPut, proxyGet, proxyAmo, proxyRoute},
-                               &g.handle.ring, err);
+  const protocols::ProxyTarget target{proxyPut, proxyGet, proxyAmo, proxyRoute, proxyThreadInit};
+  return protocols::proxyStart(g.dev, g.total, target, &g.handle.ring, err);
 }
 
 /// Collective: *want = every PE has a GPU and asks for a device heap (false: no device heap anywhere).

@@ -150,6 +150,9 @@ void proxyPinNearGpu() {
 void proxyMain() {
   cudaSetDevice(g.dev);
   proxyPinNearGpu();  // before the first poll; may load the hwloc topology here (devicePathInit then reuses it)
+  if (g.target.threadInit && isError(g.target.threadInit()) && !serviceExiting())
+    serviceFailed(kWho, "cannot create the proxy thread's stream and pinned result on GPU %d (see the error above)",
+                  g.dev);
   long idle = 0;
   while (!g.thread.stopping()) {
     if (drain() != 0) idle = 0;

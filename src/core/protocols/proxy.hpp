@@ -28,6 +28,10 @@ struct ProxyTarget {
   Status (*get)(int pe, std::size_t off, void* dst, std::size_t n, CUstream_st* stream, bool* queued);
   Status (*amo)(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value, uint64_t cond, uint64_t* old);
   const char* (*route)(int pe);
+  /// Called once on the proxy thread before it serves any request: creates what the requests use on that thread
+  /// (its stream, its pinned result). Done lazily instead, the first atomic would allocate pinned memory, which the
+  /// driver may not grant while this GPU waits for a signal that only the peers' proxies can deliver. May be null.
+  Status (*threadInit)();
 };
 
 /// Allocate the ring on GPU @p device, fill @p ring (the DeviceHandle's copy the kernels use) and start the
