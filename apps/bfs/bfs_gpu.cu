@@ -252,7 +252,8 @@ void GpuSearcher::sendRecordsMpi() {
   uint64_t *sb = d_.outbox, *rbuf = d_.recv;
   if (!cuda_aware_) {
     for (int q = 0; q < np; ++q)
-      if (sc[q]) BFS_CK(cudaMemcpyAsync(hstage_[0] + q * ch, d_.outbox + q * ch, sc[q] * rb, cudaMemcpyDeviceToHost, st_));
+      if (sc[q])
+        BFS_CK(cudaMemcpyAsync(hstage_[0] + q * ch, d_.outbox + q * ch, sc[q] * rb, cudaMemcpyDeviceToHost, st_));
     BFS_CK(cudaStreamSynchronize(st_));
     sb = hstage_[0], rbuf = hstage_[1];
   }

@@ -219,7 +219,8 @@ __global__ void orFrontKernel(Dev d) {
 /** qout := the own vertices of `slice` (after a bottom-up level; ctr[kQout] zeroed before). */
 __global__ void queueFromSliceKernel(Dev d) {
   for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; w < d.words; w += (uint64_t)gridDim.x * blockDim.x)
-    for (uint64_t b = d.slice[w]; b; b &= b - 1) d.qout[aggregatedSlot(&d.ctr[kQout])] = (uint32_t)(w * 64 + __ffsll(b) - 1);
+    for (uint64_t b = d.slice[w]; b; b &= b - 1)
+      d.qout[aggregatedSlot(&d.ctr[kQout])] = (uint32_t)(w * 64 + __ffsll(b) - 1);
 }
 
 /** Before a search: own slots past nloc count as visited; the root (when it is ours) is visited at level 0 and
