@@ -1,7 +1,8 @@
 #!/bin/bash
-# The GPU apps on one lent GPU (1 PE, and 2 and 4 PEs sharing it): their checks, the benchmark lines, and the HSG
-# variant table beside the MPI twin. Run on the GPU machine from the repository root:
-#   PARTS=checks,hsg,stencil scripts/gpu-apps.sh CARRY      (CARRY: scripts/gpu-carry.sh's folder)
+# The GPU apps on one lent GPU (1 PE, and 2 and 4 PEs sharing it): their checks, the benchmark lines, the HSG
+# variant table beside the MPI twin, and the BFS benchmarks (bfs: scale 24 on 1 PE; scale 20 on 2 PEs, gshmem and
+# MPI). Run on the GPU machine from the repository root:
+#   PARTS=checks,hsg,stencil,bfs scripts/gpu-apps.sh CARRY      (CARRY: scripts/gpu-carry.sh's folder)
 # Logs go to $OUT (or /tmp/gshmem-apps): one file per run, and summary.txt with every result line.
 set -u
 cd "$(dirname "$0")/.."
@@ -23,7 +24,8 @@ run() {
   timeout "$t" $MPI -np "$np" "$@" > "$OUT/$name.log" 2>&1
   local rc=$?
   say "== $name (np $np, rc $rc): $*"
-  grep -E "check|^[0-9]+, [0-9]+, |bench|MPI|gshmem: PE|Error|error" "$OUT/$name.log" | head -12 | tee -a "$S"
+  grep -E "check|^[0-9]+, [0-9]+, |bench|MPI|gshmem: PE|Error|error|harmonic_mean_TEPS|exchange" "$OUT/$name.log" |
+    head -12 | tee -a "$S"
 }
 say "date $(date -u +%FT%TZ) $(nvidia-smi -L | head -1)"
 if has checks; then
@@ -37,6 +39,11 @@ if has checks; then
     run hsg_high_t_np$np $np 120 "$B/apps/hsg_gpu" --check-high-t --size 32 --sweeps 200 --beta 0.05
   done
   run hsg_cpu_np1 1 120 "$B/apps/hsg_gpu" --check-cpu --size 32 --sweeps 10
+  for np in 1 2 4; do
+    run bfs_check_np$np $np 120 "$B/apps/bfs_gpu" --check --scale 11 --roots 8
+    run bfs_check_mpi_np$np $np 120 "$B/apps/bfs_gpu" --check --mpi --scale 11 --roots 8
+  done
+  run bfs_check16_np2 2 180 "$B/apps/bfs_gpu" --check --scale 16 --roots 8
   run hsg_corrupt_np2 2 60 "$B/apps/hsg_gpu" --check-energy --corrupt-ghost --size 32 --sweeps 20
 fi
 if has hsg; then
@@ -47,5 +54,12 @@ if has hsg; then
     done
     run hsg_L${L}_mpi_np2 2 200 "$B/apps/hsg_gpu" --bench --mpi --size $L --sweeps 20
   done
+fi
+if has bfs; then  # host heap: construction needs 8 * 2 * 16 * 2^scale / npes bytes
+  GSHMEM_SYMMETRIC_SIZE=6G run bfs_s24_np1 1 600 "$B/apps/bfs_gpu" --scale 24
+  tail -32 "$OUT/bfs_s24_np1.log" >> "$S"
+  GSHMEM_SYMMETRIC_SIZE=2G run bfs_s20_np2 2 300 "$B/apps/bfs_gpu" --scale 20
+  GSHMEM_SYMMETRIC_SIZE=2G run bfs_s20_mpi_np2 2 300 "$B/apps/bfs_gpu" --mpi --scale 20
+  tail -14 "$OUT/bfs_s20_mpi_np2.log" >> "$S"
 fi
 exit 0
