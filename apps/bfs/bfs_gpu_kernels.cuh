@@ -30,6 +30,7 @@ using ull = unsigned long long;
 
 constexpr int kThreads = 256;                 // threads per block of every kernel but the send kernel
 constexpr uint64_t kBigDegree = 4096;         // top-down: frontier vertices above this go to the grid-wide kernel
+constexpr uint64_t kWarpScan = 128;           // bottom-up: vertices above this are scanned by a whole warp
 constexpr uint32_t kUnreached = 0xffffffffu;  // parent of an unreached vertex
 enum Ctr : int { kQout = 0, kN, kM, kBig, kErr, kOut };
 
@@ -141,8 +142,22 @@ __global__ void __launch_bounds__(kThreads) topDownBigKernel(Dev d) {
   addCounts(d, n, m);
 }
 
+/** Bottom-up scan of vertex l's neighbours [b, e) by the whole warp, 32 at a time: the first neighbour (in
+ *  adjacency order) in the frontier, or kUnreached. Every lane of the warp calls with the same arguments. */
+__device__ inline uint32_t warpFirstInFront(const Dev& d, uint64_t b, uint64_t e) {
+  const unsigned lane = threadIdx.x & 31;
+  for (uint64_t k = b; k < e; k += 32) {
+    const bool in = k + lane < e;
+    const uint32_t u = in ? d.adj[k + lane] : 0;
+    const unsigned hits = __ballot_sync(0xffffffffu, in && testBit(d.front, u));
+    if (hits) return __shfl_sync(0xffffffffu, u, __ffs(hits) - 1);
+  }
+  return kUnreached;
+}
+
 /** Bottom-up, one thread per own vertex slot (warps cover 32 slots of one bitmap word): an unvisited vertex
- *  takes its first neighbour in the gathered frontier as parent. Slots past nloc are marked visited. */
+ *  takes its first neighbour in the gathered frontier as parent. Vertices of degree > kWarpScan are scanned by
+ *  the whole warp, so no thread walks a long list alone. Slots past nloc are marked visited. */
 __global__ void __launch_bounds__(kThreads) bottomUpKernel(Dev d) {
   ull n = 0, m = 0;
   const unsigned lane = threadIdx.x & 31;
@@ -150,19 +165,29 @@ __global__ void __launch_bounds__(kThreads) bottomUpKernel(Dev d) {
   uint64_t* own = d.visited + (uint64_t)d.me * d.words;
   for (uint64_t base = (uint64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < total; base += stride) {
     const uint64_t l = base + lane;
-    bool found = false;
-    if (!testBit(own, l)) {
-      for (uint64_t k = d.off[l], e = d.off[l + 1]; k < e; ++k) {
+    const bool todo = !testBit(own, l);
+    const uint64_t b = todo ? d.off[l] : 0, e = todo ? d.off[l + 1] : 0;
+    uint32_t p = kUnreached;
+    if (e - b <= kWarpScan) {
+      for (uint64_t k = b; k < e; ++k) {
         const uint32_t u = d.adj[k];
         if (testBit(d.front, u)) {
-          d.parent[l] = u;
-          d.level[l] = d.lvl + 1;
-          ++n;
-          m += e - d.off[l];
-          found = true;
+          p = u;
           break;
         }
       }
+    }
+    for (unsigned big = __ballot_sync(0xffffffffu, e - b > kWarpScan); big; big &= big - 1) {
+      const int src = __ffs(big) - 1;
+      const uint32_t q = warpFirstInFront(d, __shfl_sync(0xffffffffu, b, src), __shfl_sync(0xffffffffu, e, src));
+      if ((int)lane == src) p = q;
+    }
+    const bool found = p != kUnreached;
+    if (found) {
+      d.parent[l] = p;
+      d.level[l] = d.lvl + 1;
+      ++n;
+      m += e - b;
     }
     const unsigned bits = __ballot_sync(0xffffffffu, found);
     if (lane == 0 && bits) {
