@@ -10,14 +10,15 @@
 //              (gshmemx_putmem_nbi_block) and the count into the owner's rcount, quiet, then
 //              gshmemx_barrier_all_on_stream; --mpi, MPI_Alltoall of the counts and MPI_Alltoallv of the records.
 //              The receive kernel visits the first record of each unvisited own vertex.
-//   bottom-up  one thread per unvisited own vertex scans its neighbours against the frontier bitmap, gathered after
-//              the previous level (gshmemx_fcollectmem_on_stream when every PE's device heap is mapped here, else a
-//              put of this PE's slice into every PE's copy and gshmemx_barrier_all_on_stream; --mpi MPI_Allgather).
+//   bottom-up  one thread (a warp above degree kWarpScan) per unvisited own vertex scans its neighbours against the
+//              frontier bitmap gathered after the previous level (gshmemx_fcollectmem_on_stream when every PE's
+//              device heap is mapped here, else a put of this PE's slice into every PE's copy and
+//              gshmemx_barrier_all_on_stream; --mpi MPI_Allgather).
 //   Then the level's counters come to the host, their sums over PEs (shmem_int64_sum_reduce, --mpi
 //   MPI_Allreduce) choose the next direction with the host version's rule (alpha, beta) or end the search.
 // Ordering across levels: every PE enters the counter reduction of level k only after its level-k kernels have
-// finished, and no PE sends or gathers for level k + 1 before that reduction returns, so the receive regions, the
-// counts and the gathered bitmap are never overwritten while read.
+// finished, and every write into another PE's memory after it (the gather that ends level k, the sends of level
+// k + 1) follows that reduction, so no receive region, count or gathered bitmap is overwritten while read.
 //
 // Output: the host version's lines (statistics block, per-level split where "communication" is the exchange and
 // gather time measured with CUDA events or, --mpi, host clocks, plus the counter reduction) and, with --check,
