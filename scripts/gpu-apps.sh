@@ -4,6 +4,8 @@
 # GPU beside the MPI twin). Run on the GPU machine from the repository root:
 #   PARTS=checks,hsg,stencil scripts/gpu-apps.sh CARRY      (CARRY: scripts/gpu-carry.sh's folder)
 #   PARTS=gpu2 scripts/gpu-apps.sh CARRY                    (a machine with two GPUs: one PE per GPU)
+#   PARTS=bfs24 / bfs20 / bfs22                             (BFS: scale 24 on 1 PE; scale 20 on 2 PEs sharing the GPU,
+#                                                            gshmem and the MPI twin; scale 22, 16 roots, 1 PE)
 # Logs go to $OUT (or /tmp/gshmem-apps): one file per run, and summary.txt with every result line.
 set -u
 cd "$(dirname "$0")/.."
@@ -25,7 +27,8 @@ run() {
   timeout "$t" $MPI -np "$np" "$@" > "$OUT/$name.log" 2>&1
   local rc=$?
   say "== $name (np $np, rc $rc): $*"
-  grep -E "check|^[0-9]+, [0-9]+, |bench|MPI|ms/iteration|^jacobi_gpu|validation|gshmem: PE|Error|error" "$OUT/$name.log" |
+  grep -E "check|^[0-9]+, [0-9]+, |bench|MPI|ms/iteration|^jacobi_gpu|validation|gshmem: PE|Error|error|harmonic_mean_TEPS|exchange" \
+    "$OUT/$name.log" |
     head -12 | tee -a "$S"
 }
 # PEs sharing one GPU run under MPS (one daemon for the script, stopped at its end): without it the GPU time-slices
@@ -61,7 +64,12 @@ if has checks; then
     run hsg_high_t_np$np $np 120 "$B/apps/hsg_gpu" --check-high-t --size 32 --sweeps 200 --beta 0.05
   done
   run hsg_cpu_np1 1 120 "$B/apps/hsg_gpu" --check-cpu --size 32 --sweeps 10
-  run hsg_check_staged_np1 1 120 "$B/apps/hsg_gpu" --check --variant staged --size 32 --sweeps 10
+  for np in 1 2 4; do
+    run hsg_check_staged_np$np $np 60 "$B/apps/hsg_gpu" --check --variant staged --size 32 --sweeps 10
+    run bfs_check_np$np $np 120 "$B/apps/bfs_gpu" --check --scale 11 --roots 8
+    run bfs_check_mpi_np$np $np 120 "$B/apps/bfs_gpu" --check --mpi --scale 11 --roots 8
+  done
+  run bfs_check16_np2 2 180 "$B/apps/bfs_gpu" --check --scale 16 --roots 8
   run hsg_corrupt_np2 2 60 "$B/apps/hsg_gpu" --check-energy --corrupt-ghost --size 32 --sweeps 20
   for np in 1 2 4; do
     for v in device stream mpi; do
@@ -100,7 +108,20 @@ if has hsg; then
   done
   run hsg_L64_staged_np2 2 30 "$B/apps/hsg_gpu" --bench --variant staged --size 64 --sweeps 20
 fi
+if has bfs20; then
+  GSHMEM_SYMMETRIC_SIZE=2G run bfs_s20_np2 2 280 "$B/apps/bfs_gpu" --scale 20
+  GSHMEM_SYMMETRIC_SIZE=2G run bfs_s20_mpi_np2 2 280 "$B/apps/bfs_gpu" --mpi --scale 20
+  tail -14 "$OUT/bfs_s20_mpi_np2.log" >> "$S"
+fi
 mps_off
+if has bfs24; then
+  GSHMEM_SYMMETRIC_SIZE=6G run bfs_s24_np1 1 580 "$B/apps/bfs_gpu" --scale 24
+  tail -32 "$OUT/bfs_s24_np1.log" >> "$S"
+fi
+if has bfs22; then
+  GSHMEM_SYMMETRIC_SIZE=4G run bfs_s22_np1 1 280 "$B/apps/bfs_gpu" --scale 22 --roots 16
+  tail -32 "$OUT/bfs_s22_np1.log" >> "$S"
+fi
 if has gpu2; then  # two GPUs, one PE each: scaling against one PE on one of them, the variants, the twins
   for L in 256 512; do
     GSHMEM_SYMMETRIC_SIZE_DEVICE=4G run hsg_L${L}_np1 1 300 "$B/apps/hsg_gpu" --bench --size $L --sweeps 20
