@@ -10,6 +10,8 @@
 // process-wide lock.
 #include <cuda_runtime.h>
 
+#include <cstdlib>
+
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -211,6 +213,13 @@ void peersMap(bool* any_mapped, bool* need_proxy) {
 }
 
 }  // namespace
+
+void beforeCudaInit() {
+  // CUDA's lazy loading (its default) loads a kernel at its first launch, and a load may wait for the work already
+  // on the GPU. A user kernel, or a stream wait, that waits for a signal only this process's proxy or staged server
+  // can deliver would then wait for a launch that waits for it. Unless the program chose a mode, load eagerly.
+  setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+}
 
 Status backendInit(std::string* err) {
   const Params& p = params();

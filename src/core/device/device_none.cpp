@@ -5,6 +5,7 @@
 
 namespace gshmem::device {
 
+void beforeCudaInit() {}
 Status backendInit(std::string*) { return Status::Ok; }
 void backendFinalize() {}
 Status backendPut(int, std::size_t, const void*, std::size_t) { return Status::Unsupported; }

@@ -29,8 +29,8 @@ struct ProxyTarget {
   Status (*amo)(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value, uint64_t cond, uint64_t* old);
   const char* (*route)(int pe);
   /// Called once on the proxy thread before it serves any request: creates what the requests use on that thread
-  /// (its stream, its pinned result). Done lazily instead, the first atomic would allocate pinned memory, which the
-  /// driver may not grant while this GPU waits for a signal that only the peers' proxies can deliver. May be null.
+  /// (its stream, its pinned result), so that serving a request never allocates (an allocation may wait for the
+  /// GPU, which may be waiting for that very request). May be null.
   Status (*threadInit)();
 };
 

@@ -370,6 +370,7 @@ int g_done = 0;  ///< phases completed
 
 void initPhasesRun(const char* call) {
   g_call = call;
+  if (g_done == 0) device::beforeCudaInit();
   for (; g_done < kNumPhases; ++g_done) {
     std::string err;
     if (isError(kPhases[g_done].init(&err))) fatal(call, "%s", err.c_str());
