@@ -1,16 +1,18 @@
 # The profiling interface (pshmem_*), generated from the C API that shmem.h and shmemx.h declare.
 #
 #   cmake -DCC=<C compiler> -DROOT=<source root> [-DCHECK=ON] -P cmake/GshmemPshmem.cmake
+#   cmake -DCC=<C compiler> -DROOT=<source root> -DBUILD_OUT=<dir> -P cmake/GshmemPshmem.cmake
 #
 # Preprocesses <shmem.h> and <shmemx.h> as C, takes every routine they declare (shmem_*, shmemx_*, and the pre-1.0
-# names start_pes, _my_pe, _num_pes, shmalloc, shfree, shmemalign, shrealloc) and writes:
+# names start_pes, _my_pe, _num_pes, shmalloc, shfree, shmemalign, shrealloc) and writes the committed files:
 #   include/pshmem.h               the same prototypes under the profiling names (pshmem_X, pshmemx_X, pstart_pes,
 #                                  p_my_pe, p_num_pes, pshmalloc, pshfree, pshmemalign, pshrealloc)
-#   src/api/pshmem_weak.h          `#pragma weak` for every routine: libgshmem's shmem_X are weak symbols
-#   src/api/pshmem_aliases.ld      `pshmem_X = shmem_X;` for the link of libgshmem.so: pshmem_X is a strong alias
 #   tests/programs/pshmem_names.h  the pairs, as an X-macro list, for the test that checks every alias
-# With CHECK=ON nothing is written: the command fails, naming the first stale file, when a generated file differs
+# With CHECK=ON nothing is written: the command fails, naming the first stale file, when a committed file differs
 # from what the headers give now (a ctest; regenerate with the command above and commit the result).
+# With BUILD_OUT (the build runs it whenever the headers change) it writes only the build's own files into <dir>:
+#   pshmem_weak.h                  `#pragma weak` for every routine: libgshmem's shmem_X are weak symbols
+#   pshmem_aliases.ld              `pshmem_X = shmem_X;` for the link of libgshmem.so: pshmem_X is a strong alias
 cmake_minimum_required(VERSION 3.16)
 foreach(v CC ROOT)
   if(NOT DEFINED ${v})
@@ -108,8 +110,13 @@ set(_list_txt "/* ${_gen}
 ${_list}
 ")
 
-set(_outputs include/pshmem.h _hdr src/api/pshmem_weak.h _weak_hdr src/api/pshmem_aliases.ld _ld_txt
-             tests/programs/pshmem_names.h _list_txt)
+if(BUILD_OUT)
+  file(WRITE ${BUILD_OUT}/pshmem_weak.h "${_weak_hdr}")
+  file(WRITE ${BUILD_OUT}/pshmem_aliases.ld "${_ld_txt}")
+  message("GshmemPshmem.cmake: wrote the ${_count} profiling aliases into ${BUILD_OUT}")
+  return()
+endif()
+set(_outputs include/pshmem.h _hdr tests/programs/pshmem_names.h _list_txt)
 while(_outputs)
   list(POP_FRONT _outputs _file _var)
   if(CHECK)
