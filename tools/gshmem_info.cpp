@@ -60,9 +60,9 @@ int printConfig() {
     std::string set = from.empty() ? "" : from == var ? ", set in the environment" : ", set by " + from;
     std::printf("#\n# %s\n# type %s, category %s, default %s%s\n# accepts %s\n", p.help, p.type, p.category, p.def,
                 set.c_str(), gshmem::paramAccepted(p).c_str());
-    if (const gshmem::ParamAlias* a = gshmem::paramAliasOf(p))
-      std::printf("# alias %s (OpenSHMEM specification)%s; %s wins when both are set\n", a->variable,
-                  aliasMeaning(*a).c_str(), var.c_str());
+    for (const gshmem::ParamAlias* a : gshmem::paramAliasesOf(p))
+      std::printf("# alias %s (%s)%s; %s and the aliases listed before it win when several are set\n", a->variable,
+                  a->family, aliasMeaning(*a).c_str(), var.c_str());
     std::printf("%s=%s\n", var.c_str(), cur.c_str());
   }
   for (const std::string& w : gshmem::paramsUnknown()) std::fprintf(stderr, "gshmem-info: warning: %s\n", w.c_str());
@@ -104,15 +104,16 @@ void printMarkdown() {
   }
   std::printf(
       "\n"
-      "## The OpenSHMEM specification's variables\n"
+      "## The OpenSHMEM specification's and NVSHMEM's variables\n"
       "\n"
-      "These are read as aliases of their `GSHMEM_*` counterparts. When both are set, the `GSHMEM_*` variable wins.\n"
-      "`gshmem-info -c` names the alias of each variable and which one set the current value.\n"
+      "These are read as aliases of their `GSHMEM_*` counterparts, so programs and job scripts written for another\n"
+      "implementation keep working. When several are set, the `GSHMEM_*` variable wins, then the specification's,\n"
+      "then NVSHMEM's. `gshmem-info -c` names the aliases of each variable and which one set the current value.\n"
       "\n"
-      "| Variable | Alias of | Value |\n"
-      "|---|---|---|\n");
+      "| Variable | From | Alias of | Value |\n"
+      "|---|---|---|---|\n");
   for (const gshmem::ParamAlias& a : gshmem::paramAliases())
-    std::printf("| `%s` | `GSHMEM_%s` | %s |\n", a.variable, a.name,
+    std::printf("| `%s` | %s | `GSHMEM_%s` | %s |\n", a.variable, a.family, a.name,
                 a.flag_value ? ("any value but 0, n, no, off or false sets `GSHMEM_" + std::string(a.name) + "=" +
                                 a.flag_value + "`").c_str()
                              : "the same value; a size may also be a decimal number (`1.5G`)");

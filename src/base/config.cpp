@@ -17,11 +17,17 @@ enum class ParamId {
 #include "base/params.def"
 #undef GSHMEM_PARAM
 };
-// Every alias names a declared parameter (a typo is a compile error) once (a duplicate enumerator is one too).
-enum class AliasId {
+// Every alias names a declared parameter (a typo is a compile error), at most once per family (a duplicate
+// enumerator is one too).
+enum class SpecAliasId {
 #define GSHMEM_SPEC_ALIAS(NAME, VARIABLE, FLAG) NAME = static_cast<int>(ParamId::NAME),
 #include "base/params.def"
 #undef GSHMEM_SPEC_ALIAS
+};
+enum class NvshmemAliasId {
+#define GSHMEM_NVSHMEM_ALIAS(NAME, VARIABLE, FLAG) NAME = static_cast<int>(ParamId::NAME),
+#include "base/params.def"
+#undef GSHMEM_NVSHMEM_ALIAS
 };
 
 enum class PType { Size, Int, Bool, Enum, EnumList, ScopeSizes, String };
@@ -111,17 +117,21 @@ const std::vector<ParamInfo>& paramTable() {
 
 const std::vector<ParamAlias>& paramAliases() {
   static const std::vector<ParamAlias> aliases = {
-#define GSHMEM_SPEC_ALIAS(NAME, VARIABLE, FLAG) {#NAME, VARIABLE, FLAG},
+#define GSHMEM_SPEC_ALIAS(NAME, VARIABLE, FLAG) {#NAME, VARIABLE, FLAG, "OpenSHMEM specification"},
 #include "base/params.def"
 #undef GSHMEM_SPEC_ALIAS
+#define GSHMEM_NVSHMEM_ALIAS(NAME, VARIABLE, FLAG) {#NAME, VARIABLE, FLAG, "NVSHMEM"},
+#include "base/params.def"
+#undef GSHMEM_NVSHMEM_ALIAS
   };
   return aliases;
 }
 
-const ParamAlias* paramAliasOf(const ParamInfo& p) {
+std::vector<const ParamAlias*> paramAliasesOf(const ParamInfo& p) {
+  std::vector<const ParamAlias*> out;
   for (const ParamAlias& a : paramAliases())
-    if (strcmp(a.name, p.name) == 0) return &a;
-  return nullptr;
+    if (strcmp(a.name, p.name) == 0) out.push_back(&a);
+  return out;
 }
 
 namespace {
@@ -161,16 +171,21 @@ bool aliasValue(const ParamInfo& p, const ParamAlias& a, const char* raw, std::s
   return true;
 }
 
+/// The first alias of @p p that is set and applies (its value in *value), or nullptr.
+const ParamAlias* activeAlias(const ParamInfo& p, std::string* value) {
+  for (const ParamAlias* a : paramAliasesOf(p))
+    if (const char* raw = getenv(a->variable); raw && aliasValue(p, *a, raw, value)) return a;
+  return nullptr;
+}
+
 }  // namespace
 
 std::string paramSource(const ParamInfo& p) {
   std::string var = std::string("GSHMEM_") + p.name;
   if (getenv(var.c_str())) return var;
   std::string ignored;
-  const ParamAlias* a = paramAliasOf(p);
-  const char* raw = a ? getenv(a->variable) : nullptr;
-  if (raw && aliasValue(p, *a, raw, &ignored)) return a->variable;
-  return "";
+  const ParamAlias* a = activeAlias(p, &ignored);
+  return a ? a->variable : "";
 }
 
 std::string paramAccepted(const ParamInfo& p) {
@@ -198,9 +213,7 @@ std::string paramCurrent(const ParamInfo& p) {
   std::string var = std::string("GSHMEM_") + p.name;
   if (const char* v = getenv(var.c_str())) return v;
   std::string value;
-  const ParamAlias* a = paramAliasOf(p);
-  const char* raw = a ? getenv(a->variable) : nullptr;
-  if (raw && aliasValue(p, *a, raw, &value)) return value;
+  if (activeAlias(p, &value)) return value;
   return p.def;
 }
 

@@ -48,17 +48,20 @@ struct ParamInfo {
 
 const std::vector<ParamInfo>& paramTable();
 
-/// A variable of the OpenSHMEM specification read as an alias of a GSHMEM_* one (GSHMEM_SPEC_ALIAS in params.def).
+/// Another library's variable read as an alias of a GSHMEM_* one: the OpenSHMEM specification's (GSHMEM_SPEC_ALIAS
+/// in params.def) or NVSHMEM's (GSHMEM_NVSHMEM_ALIAS).
 struct ParamAlias {
   const char* name;        ///< the parameter, without the GSHMEM_ prefix
-  const char* variable;    ///< the specification's name, e.g. SHMEM_SYMMETRIC_SIZE
+  const char* variable;    ///< the other name, e.g. SHMEM_SYMMETRIC_SIZE
   const char* flag_value;  ///< nullptr: the value as is; else the parameter's value when the alias is set
+  const char* family;      ///< whose name it is: "OpenSHMEM specification" or "NVSHMEM"
 };
+/// Every alias, in precedence order: the specification's before NVSHMEM's.
 const std::vector<ParamAlias>& paramAliases();
-/// The alias of @p p, or nullptr.
-const ParamAlias* paramAliasOf(const ParamInfo& p);
-/// The variable the current value of @p p comes from: "GSHMEM_<NAME>" when set, else its specification alias when
-/// that is set and applies, else "" (the default).
+/// The aliases of @p p in precedence order (at most one per family).
+std::vector<const ParamAlias*> paramAliasesOf(const ParamInfo& p);
+/// The variable the current value of @p p comes from: "GSHMEM_<NAME>" when set, else the first of its aliases that
+/// is set and applies, else "" (the default).
 std::string paramSource(const ParamInfo& p);
 
 /// What @p p accepts, in words: "an integer from 0 to 2", "one of auto, shm, ucx", "a size from 0 to 2K".

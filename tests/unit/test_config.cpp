@@ -286,13 +286,50 @@ TEST(SpecAliases, FlagsMeanTheirValueUnlessFalse) {
   EXPECT_EQ(params().LOG_LEVEL, "ERROR");
 }
 
-TEST(SpecAliases, EachNamesADeclaredParameterOnce) {
+TEST(SpecAliases, EachNamesADeclaredParameterOncePerFamily) {
   for (const ParamAlias& a : paramAliases()) {
     int found = 0;
-    for (const ParamInfo& p : paramTable()) found += paramAliasOf(p) == &a;
+    for (const ParamInfo& p : paramTable())
+      for (const ParamAlias* b : paramAliasesOf(p)) found += b == &a;
     EXPECT_EQ(found, 1) << a.variable;
-    EXPECT_EQ(std::string(a.variable).compare(0, 6, "SHMEM_"), 0) << a.variable;
+    const bool spec = std::string(a.family) == "OpenSHMEM specification";
+    EXPECT_EQ(std::string(a.variable).compare(0, spec ? 6 : 8, spec ? "SHMEM_" : "NVSHMEM_"), 0) << a.variable;
   }
+  for (const ParamInfo& p : paramTable()) {
+    const std::vector<const ParamAlias*> as = paramAliasesOf(p);
+    for (std::size_t i = 1; i < as.size(); ++i) EXPECT_STRNE(as[i - 1]->family, as[i]->family) << p.name;
+  }
+}
+
+// NVSHMEM's variables work for programs moved from NVSHMEM: NVSHMEM_SYMMETRIC_SIZE sizes the device heap, and the
+// specification's variable, then GSHMEM_*, win over an NVSHMEM one.
+TEST(NvshmemAliases, DeviceHeapSizeAndPrecedence) {
+  ScopedEnv g("GSHMEM_SYMMETRIC_SIZE_DEVICE", nullptr);
+  ScopedEnv gi("GSHMEM_INFO", nullptr);
+  ScopedEnv si("SHMEM_INFO", nullptr);
+  ScopedEnv n("NVSHMEM_SYMMETRIC_SIZE", "2.5G");
+  std::string err;
+  ASSERT_EQ(paramsLoad(&err), Status::Ok) << err;
+  EXPECT_EQ(params().SYMMETRIC_SIZE_DEVICE, std::size_t(5) << 29);
+  {
+    ScopedEnv both("GSHMEM_SYMMETRIC_SIZE_DEVICE", "64M");
+    ASSERT_EQ(paramsLoad(&err), Status::Ok) << err;
+    EXPECT_EQ(params().SYMMETRIC_SIZE_DEVICE, std::size_t(64) << 20);
+  }
+  {
+    ScopedEnv ni("NVSHMEM_INFO", "1");
+    ASSERT_EQ(paramsLoad(&err), Status::Ok) << err;
+    EXPECT_TRUE(params().INFO);
+    ScopedEnv off("SHMEM_INFO", "0");  // the specification's alias comes first: a false value there is no setting
+    ASSERT_EQ(paramsLoad(&err), Status::Ok) << err;
+    EXPECT_TRUE(params().INFO);
+    ScopedEnv gshmem("GSHMEM_INFO", "0");
+    ASSERT_EQ(paramsLoad(&err), Status::Ok) << err;
+    EXPECT_FALSE(params().INFO);
+  }
+  ScopedEnv bad("NVSHMEM_SYMMETRIC_SIZE", "huge");
+  EXPECT_EQ(paramsLoad(&err), Status::InvalidArgument);
+  EXPECT_NE(err.find("NVSHMEM_SYMMETRIC_SIZE='huge' is not a valid size"), std::string::npos) << err;
 }
 
 TEST(ParamsLoad, MalformedBoolAndIntAreRejected) {
