@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "../common/app_util.hpp"
+#include "../common/gpu_probe.cuh"
 #include "hsg_gpu.cuh"
 #include "hsg_gpu_kernels.cuh"
 
@@ -458,35 +459,12 @@ double timeSweeps(Slab& sl, int sweeps, int mode, double* sym) {
   return sym[1];
 }
 
-/** Device-to-device copy bandwidth (bytes read + written per second) of a 1 GiB cudaMemcpy. */
-double copyProbe() {
-  const size_t n = size_t(512) << 20;
-  char *a = nullptr, *b = nullptr;
-  if (cudaMalloc(&a, n) != cudaSuccess || cudaMalloc(&b, n) != cudaSuccess) return 0.0;
-  cudaEvent_t e0, e1;
-  HSG_CK(cudaEventCreate(&e0));
-  HSG_CK(cudaEventCreate(&e1));
-  HSG_CK(cudaMemcpy(b, a, n, cudaMemcpyDeviceToDevice));
-  float best = 1e30f;
-  for (int r = 0; r < 5; ++r) {
-    HSG_CK(cudaEventRecord(e0));
-    HSG_CK(cudaMemcpy(b, a, n, cudaMemcpyDeviceToDevice));
-    HSG_CK(cudaEventRecord(e1));
-    HSG_CK(cudaEventSynchronize(e1));
-    float ms = 0;
-    HSG_CK(cudaEventElapsedTime(&ms, e0, e1));
-    best = std::fmin(best, ms);
-  }
-  cudaFree(a), cudaFree(b), cudaEventDestroy(e0), cudaEventDestroy(e1);
-  return 2.0 * n / (best * 1e-3);
-}
-
 /** --bench: warm-up, then pure OR and pure HB sweeps timed apart; prints the floor comparison. */
 void bench(Slab& sl, double* sym, double* ps_or, double* ps_hb) {
   double B = 0;
   HSG_CK(cudaDeviceSynchronize());
   shmem_barrier_all();
-  if (sl.me == 0) B = copyProbe();
+  if (sl.me == 0) B = apps::copyBandwidth(sl.a, nullptr);
   runSweeps(sl, 2, 1);
   const double n3 = (double)sl.p.L * sl.p.L * sl.p.L;
   *ps_or = timeSweeps(sl, sl.p.sweeps, 1, sym) / sl.p.sweeps / n3 * 1e12;
