@@ -9,10 +9,12 @@
 // Host threads: each has its own lane (stream and pinned AMO result), so host-initiated operations take no
 // process-wide lock.
 #include <cuda_runtime.h>
+#include <unistd.h>
 
 #include <cstdlib>
-
+#include <cstring>
 #include <mutex>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -178,6 +180,41 @@ Status heapCreate(int ndev, std::string* err) {
   return Status::Ok;
 }
 
+/// Whether an MPS control daemon serves this process's GPUs: its control pipe exists where clients look for it.
+bool mpsDaemonSeen() {
+  const char* dir = getenv("CUDA_MPS_PIPE_DIRECTORY");
+  const std::string control = std::string(dir && *dir ? dir : "/tmp/nvidia-mps") + "/control";
+  return access(control.c_str(), F_OK) == 0;
+}
+
+/// Collective. Several PEs on one GPU without MPS take turns on it by time slice, and a kernel (or stream) that waits
+/// for another PE's signal holds the GPU until its slice ends (milliseconds per wait): the lowest such PE says so
+/// once. Not an error: correctness does not depend on it.
+Status warnSharedGpu(std::string* err) {
+  struct Key {
+    int node;
+    char uuid[16];
+  } mine{g_rt.node_of[g_rt.my_pe], {}}, none{};
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, g.dev) == cudaSuccess) std::memcpy(mine.uuid, prop.uuid.bytes, sizeof mine.uuid);
+  cudaGetLastError();
+  std::vector<Key> all(g_rt.n_pes);
+  if (isError(g_rt.bootstrap->allGather(&mine, all.data(), sizeof mine))) {
+    *err = "bootstrap allgather failed (device placement)";
+    return Status::RemoteError;
+  }
+  if (std::memcmp(mine.uuid, none.uuid, sizeof mine.uuid) == 0) return Status::Ok;
+  std::vector<int> same;
+  for (int pe = 0; pe < g_rt.n_pes; ++pe)
+    if (all[pe].node == mine.node && std::memcmp(all[pe].uuid, mine.uuid, sizeof mine.uuid) == 0) same.push_back(pe);
+  if (same.size() > 1 && same.front() == g_rt.my_pe && !mpsDaemonSeen())
+    GSHMEM_LOG_WARN(INIT, "%zu PEs (%d..%d) share GPU %d without MPS: the GPU time-slices between them, and a kernel "
+                    "or stream that waits for another PE's signal holds it until its slice ends; start "
+                    "nvidia-cuda-mps-control -d before mpirun, or give each PE its own GPU", same.size(), same.front(),
+                    same.back(), g.dev);
+  return Status::Ok;
+}
+
 /// Fill the DeviceHandle kernels use and push it to every registered translation unit.
 Status handleBuild(const uint64_t ce_min[3], std::string* err) {
   const int n = g_rt.n_pes;
@@ -232,6 +269,7 @@ Status backendInit(std::string* err) {
   GSHMEM_CHECK(everyPeWantsHeap(ndev, &want, err));
   if (!want) return Status::Ok;
   GSHMEM_CHECK(heapCreate(ndev, err));
+  GSHMEM_CHECK(warnSharedGpu(err));
   // Collective: cuda_ipc, the shm channel, the staged server, path tables.
   GSHMEM_CHECK(protocols::deviceInit(protocols::DeviceHeapDesc{g.dev, g.base, g.total, p.P2P != 0}, err));
   bool any_mapped = false, need_proxy = false;
