@@ -393,4 +393,31 @@ TEST_F(Gpu, NvshmemCompatNames) {
   cudaFree(errors);
 }
 
+// NVSHMEM lets host code call the thread-scope RMA, the standard atomics, fence and quiet on symmetric device memory:
+// the same names, called from the host here, move the data and apply the atomics.
+TEST_F(Gpu, HostCallsOfDeviceRmaAndAtomics) {
+  int* buf = static_cast<int*>(gshmemx_calloc_device(64, sizeof(int)));
+  long long* ctr = reinterpret_cast<long long*>(buf + 32);
+  ASSERT_NE(buf, nullptr);
+  shmem_barrier_all();
+  nvshmem_int_p(buf, 100 + me_, right());
+  const int vals[4] = {me_, me_ + 1, me_ + 2, me_ + 3};
+  nvshmem_putmem(buf + 4, vals, sizeof vals, right());
+  nvshmem_int_put_nbi(buf + 8, vals, 4, right());
+  nvshmem_quiet();
+  nvshmem_longlong_atomic_add(ctr, 1, 0);
+  const long long before = nvshmem_longlong_atomic_fetch_add(ctr, 10, 0);
+  EXPECT_GE(before, 1);
+  nvshmem_barrier_all();
+  EXPECT_EQ(nvshmem_int_g(buf, me_), 100 + left());
+  int got[8] = {};
+  nvshmem_getmem(got, buf + 4, 8 * sizeof(int), me_);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(got[i], left() + i);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(got[4 + i], left() + i);
+  nvshmem_barrier_all();
+  EXPECT_EQ(nvshmem_longlong_atomic_fetch(ctr, 0), 11LL * npes_);
+  shmem_barrier_all();
+  shmem_free(buf);
+}
+
 }  // namespace

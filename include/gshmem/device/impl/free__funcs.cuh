@@ -4,6 +4,8 @@
 #include <shmem.h>
 #include <shmemx.h>
 
+#include <nv/target>
+
 #include "gshmem/device/impl/api__funcs.cuh"
 #include "gshmem/device/impl/types__list.cuh"
 
@@ -50,11 +52,17 @@ __host__ __device__ inline void* gshmem_ptr(const void* addr, int pe) {
 #endif
 }
 
+// Host calls. As in NVSHMEM, the thread-scope RMA (bytes and typed), the standard and extended atomics, fence and
+// quiet may also be called from host code of a CUDA translation unit: there they are the OpenSHMEM host routines,
+// which reach device symmetric memory through the runtime (blocking, ordered with the host's other operations; not
+// with kernels in flight). Warp and block forms, signals, waits and the bitwise atomics are device-only.
+#define GSHMEMI_EITHER(DEV, HOST) NV_IF_ELSE_TARGET(NV_IS_DEVICE, DEV, HOST)
+
 // ---- bytes
-__device__ inline void gshmem_putmem(void* d, const void* s, size_t n, int pe) { gshmem::dev::putmem<gshmem::kScopeThread>(GSHMEMI_H, d, s, n, pe); }
-__device__ inline void gshmem_getmem(void* d, const void* s, size_t n, int pe) { gshmem::dev::getmem<gshmem::kScopeThread>(GSHMEMI_H, d, s, n, pe); }
-__device__ inline void gshmem_putmem_nbi(void* d, const void* s, size_t n, int pe) { gshmem::dev::putmem<gshmem::kScopeThread>(GSHMEMI_H, d, s, n, pe, true); }
-__device__ inline void gshmem_getmem_nbi(void* d, const void* s, size_t n, int pe) { gshmem::dev::getmem<gshmem::kScopeThread>(GSHMEMI_H, d, s, n, pe, true); }
+__host__ __device__ inline void gshmem_putmem(void* d, const void* s, size_t n, int pe) { GSHMEMI_EITHER((gshmem::dev::putmem<gshmem::kScopeThread>(GSHMEMI_H, d, s, n, pe);), (shmem_putmem(d, s, n, pe);)) }
+__host__ __device__ inline void gshmem_getmem(void* d, const void* s, size_t n, int pe) { GSHMEMI_EITHER((gshmem::dev::getmem<gshmem::kScopeThread>(GSHMEMI_H, d, s, n, pe);), (shmem_getmem(d, s, n, pe);)) }
+__host__ __device__ inline void gshmem_putmem_nbi(void* d, const void* s, size_t n, int pe) { GSHMEMI_EITHER((gshmem::dev::putmem<gshmem::kScopeThread>(GSHMEMI_H, d, s, n, pe, true);), (shmem_putmem_nbi(d, s, n, pe);)) }
+__host__ __device__ inline void gshmem_getmem_nbi(void* d, const void* s, size_t n, int pe) { GSHMEMI_EITHER((gshmem::dev::getmem<gshmem::kScopeThread>(GSHMEMI_H, d, s, n, pe, true);), (shmem_getmem_nbi(d, s, n, pe);)) }
 #define GSHMEMI_DEF_MEM_SCOPE(SFX, S)                                                                                  \
   __device__ inline void gshmemx_putmem_##SFX(void* d, const void* s, size_t n, int pe) { gshmem::dev::putmem<S>(GSHMEMI_H, d, s, n, pe); } \
   __device__ inline void gshmemx_getmem_##SFX(void* d, const void* s, size_t n, int pe) { gshmem::dev::getmem<S>(GSHMEMI_H, d, s, n, pe); } \
@@ -71,8 +79,8 @@ __device__ inline void gshmem_putmem_signal_nbi(void* d, const void* s, size_t n
 __device__ inline void gshmemx_signal_op(uint64_t* sig, uint64_t v, int op, int pe) { gshmem::dev::signalOp(GSHMEMI_H, sig, v, op, pe); }
 __device__ inline uint64_t gshmem_signal_wait_until(uint64_t* sig, int cmp, uint64_t v) { return gshmem::dev::signalWaitUntil(sig, cmp, v); }
 __device__ inline uint64_t gshmem_signal_fetch(const uint64_t* sig) { return gshmem::dev::detail::ldAcquireSys(reinterpret_cast<const unsigned long long*>(sig)); }
-__device__ inline void gshmem_fence() { gshmem::dev::fence(GSHMEMI_H); }
-__device__ inline void gshmem_quiet() { gshmem::dev::quiet(GSHMEMI_H); }
+__host__ __device__ inline void gshmem_fence() { GSHMEMI_EITHER((gshmem::dev::fence(GSHMEMI_H);), (shmem_fence();)) }
+__host__ __device__ inline void gshmem_quiet() { GSHMEMI_EITHER((gshmem::dev::quiet(GSHMEMI_H);), (shmem_quiet();)) }
 __host__ __device__ inline void gshmem_barrier_all() {
 #ifdef __CUDA_ARCH__
   gshmem::dev::barrierAll(GSHMEMI_H, true);
@@ -94,12 +102,12 @@ __device__ inline void gshmemx_sync_all_block() { gshmem::dev::barrierAllGroup<g
 // ---- typed RMA: gshmem_T_{p,g,put,get,put_nbi,get_nbi}, gshmemx_T_{put,get}[_nbi]_{warp,block}, wait/test
 // (T: the lists of impl/types__list.cuh; wait/test over the standard types)
 #define GSHMEMI_DEF_RMA(N, T)                                                                                     \
-  __device__ inline void gshmem_##N##_p(T* d, T v, int pe) { gshmem::dev::p<T>(GSHMEMI_H, d, v, pe); }            \
-  __device__ inline T gshmem_##N##_g(const T* s, int pe) { return gshmem::dev::g<T>(GSHMEMI_H, s, pe); }           \
-  __device__ inline void gshmem_##N##_put(T* d, const T* s, size_t n, int pe) { gshmem::dev::putmem<gshmem::kScopeThread>(GSHMEMI_H, d, s, n * sizeof(T), pe); } \
-  __device__ inline void gshmem_##N##_get(T* d, const T* s, size_t n, int pe) { gshmem::dev::getmem<gshmem::kScopeThread>(GSHMEMI_H, d, s, n * sizeof(T), pe); } \
-  __device__ inline void gshmem_##N##_put_nbi(T* d, const T* s, size_t n, int pe) { gshmem::dev::putmem<gshmem::kScopeThread>(GSHMEMI_H, d, s, n * sizeof(T), pe, true); } \
-  __device__ inline void gshmem_##N##_get_nbi(T* d, const T* s, size_t n, int pe) { gshmem::dev::getmem<gshmem::kScopeThread>(GSHMEMI_H, d, s, n * sizeof(T), pe, true); } \
+  __host__ __device__ inline void gshmem_##N##_p(T* d, T v, int pe) { GSHMEMI_EITHER((gshmem::dev::p<T>(GSHMEMI_H, d, v, pe);), (shmem_putmem(d, &v, sizeof(T), pe);)) } \
+  __host__ __device__ inline T gshmem_##N##_g(const T* s, int pe) { GSHMEMI_EITHER((return gshmem::dev::g<T>(GSHMEMI_H, s, pe);), (T r; shmem_getmem(&r, s, sizeof(T), pe); return r;)) } \
+  __host__ __device__ inline void gshmem_##N##_put(T* d, const T* s, size_t n, int pe) { GSHMEMI_EITHER((gshmem::dev::putmem<gshmem::kScopeThread>(GSHMEMI_H, d, s, n * sizeof(T), pe);), (shmem_putmem(d, s, n * sizeof(T), pe);)) } \
+  __host__ __device__ inline void gshmem_##N##_get(T* d, const T* s, size_t n, int pe) { GSHMEMI_EITHER((gshmem::dev::getmem<gshmem::kScopeThread>(GSHMEMI_H, d, s, n * sizeof(T), pe);), (shmem_getmem(d, s, n * sizeof(T), pe);)) } \
+  __host__ __device__ inline void gshmem_##N##_put_nbi(T* d, const T* s, size_t n, int pe) { GSHMEMI_EITHER((gshmem::dev::putmem<gshmem::kScopeThread>(GSHMEMI_H, d, s, n * sizeof(T), pe, true);), (shmem_putmem_nbi(d, s, n * sizeof(T), pe);)) } \
+  __host__ __device__ inline void gshmem_##N##_get_nbi(T* d, const T* s, size_t n, int pe) { GSHMEMI_EITHER((gshmem::dev::getmem<gshmem::kScopeThread>(GSHMEMI_H, d, s, n * sizeof(T), pe, true);), (shmem_getmem_nbi(d, s, n * sizeof(T), pe);)) } \
   __device__ inline void gshmemx_##N##_put_warp(T* d, const T* s, size_t n, int pe) { gshmem::dev::putmem<gshmem::kScopeWarp>(GSHMEMI_H, d, s, n * sizeof(T), pe); } \
   __device__ inline void gshmemx_##N##_put_block(T* d, const T* s, size_t n, int pe) { gshmem::dev::putmem<gshmem::kScopeBlock>(GSHMEMI_H, d, s, n * sizeof(T), pe); } \
   __device__ inline void gshmemx_##N##_get_warp(T* d, const T* s, size_t n, int pe) { gshmem::dev::getmem<gshmem::kScopeWarp>(GSHMEMI_H, d, s, n * sizeof(T), pe); } \
@@ -116,14 +124,14 @@ GSHMEMI_STD_TYPES(GSHMEMI_DEF_WAIT1)
 
 // ---- typed atomics: gshmem_T_atomic_{fetch,set,swap,compare_swap,fetch_add,add,fetch_inc,inc,fetch_and,...}
 #define GSHMEMI_DEF_AMO(N, T)                                                                                          \
-  __device__ inline T gshmem_##N##_atomic_fetch(const T* d, int pe) { return gshmem::dev::atomic<T>(GSHMEMI_H, gshmem::kAmoFetch, const_cast<T*>(d), (T)0, (T)0, pe); } \
-  __device__ inline void gshmem_##N##_atomic_set(T* d, T v, int pe) { gshmem::dev::atomic<T>(GSHMEMI_H, gshmem::kAmoSet, d, v, (T)0, pe); } \
-  __device__ inline T gshmem_##N##_atomic_swap(T* d, T v, int pe) { return gshmem::dev::atomic<T>(GSHMEMI_H, gshmem::kAmoSwap, d, v, (T)0, pe); } \
-  __device__ inline T gshmem_##N##_atomic_compare_swap(T* d, T c, T v, int pe) { return gshmem::dev::atomic<T>(GSHMEMI_H, gshmem::kAmoCompareSwap, d, v, c, pe); } \
-  __device__ inline T gshmem_##N##_atomic_fetch_add(T* d, T v, int pe) { return gshmem::dev::atomic<T>(GSHMEMI_H, gshmem::kAmoFetchAdd, d, v, (T)0, pe); } \
-  __device__ inline void gshmem_##N##_atomic_add(T* d, T v, int pe) { gshmem::dev::atomic<T>(GSHMEMI_H, gshmem::kAmoAdd, d, v, (T)0, pe); } \
-  __device__ inline T gshmem_##N##_atomic_fetch_inc(T* d, int pe) { return gshmem::dev::atomic<T>(GSHMEMI_H, gshmem::kAmoFetchInc, d, (T)0, (T)0, pe); } \
-  __device__ inline void gshmem_##N##_atomic_inc(T* d, int pe) { gshmem::dev::atomic<T>(GSHMEMI_H, gshmem::kAmoInc, d, (T)0, (T)0, pe); } \
+  __host__ __device__ inline T gshmem_##N##_atomic_fetch(const T* d, int pe) { GSHMEMI_EITHER((return gshmem::dev::atomic<T>(GSHMEMI_H, gshmem::kAmoFetch, const_cast<T*>(d), (T)0, (T)0, pe);), (return shmem_##N##_atomic_fetch(d, pe);)) } \
+  __host__ __device__ inline void gshmem_##N##_atomic_set(T* d, T v, int pe) { GSHMEMI_EITHER((gshmem::dev::atomic<T>(GSHMEMI_H, gshmem::kAmoSet, d, v, (T)0, pe);), (shmem_##N##_atomic_set(d, v, pe);)) } \
+  __host__ __device__ inline T gshmem_##N##_atomic_swap(T* d, T v, int pe) { GSHMEMI_EITHER((return gshmem::dev::atomic<T>(GSHMEMI_H, gshmem::kAmoSwap, d, v, (T)0, pe);), (return shmem_##N##_atomic_swap(d, v, pe);)) } \
+  __host__ __device__ inline T gshmem_##N##_atomic_compare_swap(T* d, T c, T v, int pe) { GSHMEMI_EITHER((return gshmem::dev::atomic<T>(GSHMEMI_H, gshmem::kAmoCompareSwap, d, v, c, pe);), (return shmem_##N##_atomic_compare_swap(d, c, v, pe);)) } \
+  __host__ __device__ inline T gshmem_##N##_atomic_fetch_add(T* d, T v, int pe) { GSHMEMI_EITHER((return gshmem::dev::atomic<T>(GSHMEMI_H, gshmem::kAmoFetchAdd, d, v, (T)0, pe);), (return shmem_##N##_atomic_fetch_add(d, v, pe);)) } \
+  __host__ __device__ inline void gshmem_##N##_atomic_add(T* d, T v, int pe) { GSHMEMI_EITHER((gshmem::dev::atomic<T>(GSHMEMI_H, gshmem::kAmoAdd, d, v, (T)0, pe);), (shmem_##N##_atomic_add(d, v, pe);)) } \
+  __host__ __device__ inline T gshmem_##N##_atomic_fetch_inc(T* d, int pe) { GSHMEMI_EITHER((return gshmem::dev::atomic<T>(GSHMEMI_H, gshmem::kAmoFetchInc, d, (T)0, (T)0, pe);), (return shmem_##N##_atomic_fetch_inc(d, pe);)) } \
+  __host__ __device__ inline void gshmem_##N##_atomic_inc(T* d, int pe) { GSHMEMI_EITHER((gshmem::dev::atomic<T>(GSHMEMI_H, gshmem::kAmoInc, d, (T)0, (T)0, pe);), (shmem_##N##_atomic_inc(d, pe);)) } \
   __device__ inline T gshmem_##N##_atomic_fetch_and(T* d, T v, int pe) { return gshmem::dev::atomic<T>(GSHMEMI_H, gshmem::kAmoFetchAnd, d, v, (T)0, pe); } \
   __device__ inline void gshmem_##N##_atomic_and(T* d, T v, int pe) { gshmem::dev::atomic<T>(GSHMEMI_H, gshmem::kAmoAnd, d, v, (T)0, pe); } \
   __device__ inline T gshmem_##N##_atomic_fetch_or(T* d, T v, int pe) { return gshmem::dev::atomic<T>(GSHMEMI_H, gshmem::kAmoFetchOr, d, v, (T)0, pe); } \
