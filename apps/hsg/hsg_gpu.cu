@@ -475,6 +475,28 @@ void bench(Slab& sl, double* sym, double* ps_or, double* ps_hb) {
                 *ps_hb / *ps_or);
 }
 
+/** Every check asked for; each prints its line and "check: OK|FAILED" on PE 0. Returns the exit status. */
+int checks(const Params& p, const std::vector<int>& nz_of, const Obs& o0, const Obs& o, double mean_en, int e_n,
+           int* flag) {
+  const int me = shmem_my_pe();
+  int rc = 0;
+  if (p.check) rc |= verdict(me == 0 && checkSerial(p, nz_of, o), flag);
+  if (p.check_energy) {
+    const double rel = std::fabs(o.energy - o0.energy) / std::fabs(o0.energy);
+    if (me == 0) std::printf("hsg_gpu check-energy: E(0) %.17g E(%d) %.17g |dE/E| %.3g max||S|-1| %.3g\n",
+                             o0.energy, p.sweeps, o.energy, rel, o.dev);
+    rc |= verdict(rel <= 1e-5 && o.dev <= 1e-5, flag);
+  }
+  if (p.check_high_t) {
+    const double dev = std::fabs(mean_en + p.beta) / p.beta;
+    if (me == 0) std::printf("hsg_gpu check-high-t: <E/N> over %d sweeps %.6f, -beta %.6f, deviation %.2f%%\n",
+                             e_n, mean_en, -p.beta, 100 * dev);
+    rc |= verdict(e_n > 0 && dev <= 0.05, flag);
+  }
+  if (p.check_cpu) rc |= verdict(me == 0 && checkCpu(p, nz_of), flag);
+  return rc;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -534,21 +556,7 @@ int main(int argc, char** argv) {
   if (p.or_only) ps_or = sym[1] / p.sweeps / n3 * 1e12;
   if (p.hb_only) ps_hb = sym[1] / p.sweeps / n3 * 1e12;
   const Obs o = measure(sl, sym);
-  int rc = 0;
-  if (p.check) rc |= verdict(me == 0 && checkSerial(p, nz_of, o), flag);
-  if (p.check_energy) {
-    const double rel = std::fabs(o.energy - o0.energy) / std::fabs(o0.energy);
-    if (me == 0) std::printf("hsg_gpu check-energy: E(0) %.17g E(%d) %.17g |dE/E| %.3g max||S|-1| %.3g\n",
-                             o0.energy, p.sweeps, o.energy, rel, o.dev);
-    rc |= verdict(rel <= 1e-5 && o.dev <= 1e-5, flag);
-  }
-  if (p.check_high_t) {
-    const double en = e_n ? e_sum / e_n / n3 : 0.0, dev = std::fabs(en + p.beta) / p.beta;
-    if (me == 0) std::printf("hsg_gpu check-high-t: <E/N> over %d sweeps %.6f, -beta %.6f, deviation %.2f%%\n",
-                             e_n, en, -p.beta, 100 * dev);
-    rc |= verdict(e_n > 0 && dev <= 0.05, flag);
-  }
-  if (p.check_cpu) rc |= verdict(me == 0 && checkCpu(p, nz_of), flag);
+  const int rc = checks(p, nz_of, o0, o, e_n ? e_sum / e_n / n3 : 0.0, e_n, flag);
   if (p.bench) bench(sl, sym, &ps_or, &ps_hb);
   if (me == 0) {
     std::printf("# L, NP, variant, sweeps, ps_per_spin_OR, ps_per_spin_HB, E/N, max||S|-1|\n");
