@@ -6,7 +6,9 @@
  *               others are in their first shmem_barrier_all
  *   wait_until  the victim stops while the others are in shmem_long_wait_until on a flag only it would set
  *   test        the victim stops while the others loop on shmem_long_test for a flag only it would set
- *   broadcast   the victim stops while the others are in shmem_long_broadcast (root 0)
+ *   broadcast   the victim stops while the others are in shmem_long_broadcast (root 0); with victim 0 the root is
+ *               silent and every other PE waits for its data (a root does not wait for the others: the team
+ *               collectives imply no barrier, so a root that pushes its data may return first)
  *   kill        the victim kills itself (SIGKILL) while the others are in shmem_barrier_all
  *   exit        the victim calls exit(0) without shmem_finalize while the others are in shmem_barrier_all
  *   link        the victim announces the fault (the harness then takes its host's link down), waits 2 s and
