@@ -86,11 +86,12 @@ struct ControlArea {
 };
 
 // Collective mailboxes, owned by the collectives layer (collectives/mailbox.cpp): for every world PE s, this PE
-// holds two message slots that only s writes (slot = one 64-byte-aligned line whose first 8 bytes are the message's
-// sequence number, then the payload), and one acknowledgement cell per world PE d that only d writes (how many of
-// this PE's messages d has consumed). Zero when the heap is created.
+// holds two message slots that only s writes (slot = 64-byte-aligned lines: the message's sequence number, then from
+// byte 16 the payload, aligned for every C type a reduction reads in place, long double included), and one
+// acknowledgement cell per world PE d that only d writes (how many of this PE's messages d has consumed). Zero when
+// the heap is created.
 constexpr std::size_t kMailboxLine = 64;
-constexpr std::size_t kMailboxHeader = 8;  ///< the sequence word at the start of a slot
+constexpr std::size_t kMailboxHeader = 16;  ///< the sequence word at the start of a slot, padded to 16 bytes
 /// Payload bytes per mailbox slot: 8 KiB up to 64 PEs, then less so that the slots stay near 1 MiB per PE
 /// (never under 256 bytes). A multiple of kMailboxLine; every PE computes the same value.
 inline std::size_t mailboxPayload(int n_pes) {
