@@ -77,11 +77,15 @@ enum class Algo {
   kSync,     ///< synchronize, move the data with put/get, synchronize
   kDirect,   ///< reduce: synchronize, read every member's source in place, synchronize
   kScatter,  ///< reduce: reduce-scatter, then allgather (three synchronizations)
+  kPull,     ///< one round of mailbox notices, blocks read in place from the owners' sources (pull.cpp)
 };
 enum class Family { kBroadcast, kCollect, kAlltoall, kReduce };
 /// The algorithm for a call of `family` whose largest message is `bytes` (a forced mailbox that cannot carry it
 /// falls back to what auto picks without it).
 Algo chooseAlgo(Family family, std::size_t bytes);
+/// chooseAlgo for a data-movement call over `g`: kPull becomes kSync when some member is not mapped here (every
+/// member computes the same answer).
+Algo chooseMove(const Group& g, Family family, std::size_t bytes);
 const char* algoName(Algo a);
 /// The choice table, one line per family, for the GSHMEM_INFO report (each line starts with `prefix`).
 std::string describeAlgos(const char* prefix);
@@ -96,5 +100,13 @@ void alltoallBytes(const Group& g, void* dest, const void* source, std::size_t b
 /// Strided all-to-all: `nelems` elements of `esize` bytes per peer; strides in elements.
 void alltoallsBytes(const Group& g, void* dest, const void* source, std::ptrdiff_t dst, std::ptrdiff_t sst,
                     std::size_t nelems, std::size_t esize);
+
+// ---- pull algorithms (pull.cpp; protocol and contract there)
+/// True when the pull algorithms can run over `g`: every member mapped here, mailbox usable.
+bool pullUsable(const Group& g);
+void broadcastPull(const Group& g, void* dest, const void* source, std::size_t bytes, int root, bool write_root);
+/// Member j's block for member i is the `bytes` at i * `stride` in j's source, landing in block j of i's dest
+/// (fcollect: stride 0; alltoall: stride bytes).
+void exchangePull(const Group& g, void* dest, const void* source, std::size_t bytes, std::size_t stride);
 
 }  // namespace gshmem::coll

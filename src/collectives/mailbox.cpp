@@ -81,4 +81,10 @@ void release(const char* call, int pe) {
   else remoteSignal(call, ra, k, false);
 }
 
+void waitReleased(const char* call, int pe) {
+  const uint64_t k = counters().sent[pe];
+  const uint64_t* ack = mailboxAck(pe);
+  waitFor([&] { return loadAcquire(ack) >= k; }, call);
+}
+
 }  // namespace gshmem::coll::mailbox

@@ -30,5 +30,8 @@ void send(const char* call, int pe, const void* head, std::size_t hn, const void
 const char* receive(const char* call, int pe);
 /// Done with the payload receive(pe) returned: the sender may reuse its slot.
 void release(const char* call, int pe);
+/// Wait until world PE `pe` has released every message this PE has sent it. With empty messages used as "my
+/// buffer is ready" notices (the pull algorithms), this is the sender's "every reader is done with it".
+void waitReleased(const char* call, int pe);
 
 }  // namespace gshmem::coll::mailbox

@@ -25,7 +25,7 @@ const std::string& forced(Family f) {
 }
 
 Algo fallback(Family f, std::size_t bytes) {
-  if (f != Family::kReduce) return Algo::kSync;
+  if (f != Family::kReduce) return mailbox::usable() ? Algo::kPull : Algo::kSync;
   return bytes <= kDirectMaxBytes ? Algo::kDirect : Algo::kScatter;
 }
 
@@ -33,6 +33,7 @@ Algo fromName(const std::string& s) {
   if (s == "mailbox") return Algo::kMailbox;
   if (s == "direct") return Algo::kDirect;
   if (s == "scatter") return Algo::kScatter;
+  if (s == "pull") return Algo::kPull;
   return Algo::kSync;
 }
 
@@ -59,7 +60,13 @@ Algo chooseAlgo(Family family, std::size_t bytes) {
   const bool fits = mailbox::usable() && bytes <= mailbox::capacity();
   if (want == "auto") return fits && bytes <= autoMailboxMax(family) ? Algo::kMailbox : fallback(family, bytes);
   const Algo a = fromName(want);
+  if (a == Algo::kPull && !mailbox::usable()) return Algo::kSync;
   return a == Algo::kMailbox && !fits ? fallback(family, bytes) : a;
+}
+
+Algo chooseMove(const Group& g, Family family, std::size_t bytes) {
+  const Algo a = chooseAlgo(family, bytes);
+  return a == Algo::kPull && !pullUsable(g) ? Algo::kSync : a;
 }
 
 const char* algoName(Algo a) {
@@ -68,6 +75,7 @@ const char* algoName(Algo a) {
     case Algo::kSync: return "sync";
     case Algo::kDirect: return "direct";
     case Algo::kScatter: return "scatter";
+    case Algo::kPull: return "pull";
   }
   return "?";
 }
