@@ -78,13 +78,15 @@ enum class Algo {
   kDirect,   ///< reduce: synchronize, read every member's source in place, synchronize
   kScatter,  ///< reduce: reduce-scatter, then allgather (three synchronizations)
   kPull,     ///< one round of mailbox notices, blocks read in place from the owners' sources (pull.cpp)
+  kPush,     ///< blocks stored into the peers' dests, then a mailbox notice (pull.cpp); broadcast: active sets only
 };
 enum class Family { kBroadcast, kCollect, kAlltoall, kReduce };
 /// The algorithm for a call of `family` whose largest message is `bytes` (a forced mailbox that cannot carry it
 /// falls back to what auto picks without it).
 Algo chooseAlgo(Family family, std::size_t bytes);
-/// chooseAlgo for a data-movement call over `g`: kPull becomes kSync when some member is not mapped here (every
-/// member computes the same answer).
+/// chooseAlgo for a data-movement call over `g`: kPull and kPush become kSync when some member is not mapped here (every
+/// member computes the same answer); auto takes kPush on active sets and kPull on teams past the mailbox, and a
+/// broadcast on a team never pushes.
 Algo chooseMove(const Group& g, Family family, std::size_t bytes);
 const char* algoName(Algo a);
 /// The choice table, one line per family, for the GSHMEM_INFO report (each line starts with `prefix`).
@@ -108,5 +110,10 @@ void broadcastPull(const Group& g, void* dest, const void* source, std::size_t b
 /// Member j's block for member i is the `bytes` at i * `stride` in j's source, landing in block j of i's dest
 /// (fcollect: stride 0; alltoall: stride bytes).
 void exchangePull(const Group& g, void* dest, const void* source, std::size_t bytes, std::size_t stride);
+/// The root stores its source into every member's dest (active sets only: the caller guarantees dest ready).
+void broadcastPush(const Group& g, void* dest, const void* source, std::size_t bytes, int root, bool write_root);
+/// Same blocks as exchangePull, each stored by its owner into the reader's dest (on a team, once the reader has
+/// entered the call; on an active set at once, as the caller guarantees dest ready).
+void exchangePush(const Group& g, void* dest, const void* source, std::size_t bytes, std::size_t stride);
 
 }  // namespace gshmem::coll

@@ -104,6 +104,7 @@ void broadcastBytes(const Group& g, void* dest, const void* source, std::size_t 
   const Algo algo = chooseMove(g, Family::kBroadcast, bytes);
   if (algo == Algo::kMailbox) return broadcastMailbox(g, dest, source, bytes, root, write_root);
   if (algo == Algo::kPull) return broadcastPull(g, dest, source, bytes, root, write_root);
+  if (algo == Algo::kPush) return broadcastPush(g, dest, source, bytes, root, write_root);
   groupSync(g);
   if (g.me != root)
     ops::get(g.call, ctxDefault(), dest, source, bytes, g.worldPe(root));
@@ -118,6 +119,7 @@ void fcollectBytes(const Group& g, void* dest, const void* source, std::size_t b
   const Algo algo = chooseMove(g, Family::kCollect, bytes);
   if (algo == Algo::kMailbox) return exchangeMailbox(g, dest, source, bytes, 0);
   if (algo == Algo::kPull) return exchangePull(g, dest, source, bytes, 0);
+  if (algo == Algo::kPush) return exchangePush(g, dest, source, bytes, 0);
   groupSync(g);
   for (int k = 1; k <= g.size; ++k) {
     int j = (g.me + k) % g.size;
@@ -146,6 +148,7 @@ void alltoallBytes(const Group& g, void* dest, const void* source, std::size_t b
   const Algo algo = chooseMove(g, Family::kAlltoall, bytes);
   if (algo == Algo::kMailbox) return exchangeMailbox(g, dest, source, bytes, bytes);
   if (algo == Algo::kPull) return exchangePull(g, dest, source, bytes, bytes);
+  if (algo == Algo::kPush) return exchangePush(g, dest, source, bytes, bytes);
   groupSync(g);
   for (int k = 1; k <= g.size; ++k) {
     int j = (g.me + k) % g.size;

@@ -72,6 +72,11 @@ const char* receive(const char* call, int pe) {
   return slot + kMailboxHeader;
 }
 
+bool arrived(int pe) {
+  const uint64_t k = counters().received[pe] + 1;
+  return loadAcquire(reinterpret_cast<const uint64_t*>(mailboxSlot(pe, static_cast<int>(k & 1)))) >= k;
+}
+
 void release(const char* call, int pe) {
   const uint64_t k = ++counters().received[pe];
   uint64_t* cell = mailboxAck(g_rt.my_pe);  // the cell at `pe` that counts this PE's receipts

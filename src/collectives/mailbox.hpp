@@ -28,6 +28,8 @@ bool usable();
 void send(const char* call, int pe, const void* head, std::size_t hn, const void* body = nullptr, std::size_t bn = 0);
 /// Wait for the next message from world PE `pe`; returns its payload, valid until release(pe).
 const char* receive(const char* call, int pe);
+/// True when the next message from world PE `pe` has arrived (receive(pe) would not wait). Does not wait.
+bool arrived(int pe);
 /// Done with the payload receive(pe) returned: the sender may reuse its slot.
 void release(const char* call, int pe);
 /// Wait until world PE `pe` has released every message this PE has sent it. With empty messages used as "my

@@ -1,13 +1,22 @@
-// Pull collectives (broadcast, fcollect, alltoall past the mailbox crossover): one round of notices through the
-// collective mailboxes, the data read in place from its owner's source through the mapped heap.
+// Pull and push collectives (broadcast, fcollect, alltoall past the mailbox crossover): notices through the
+// collective mailboxes, each block copied once through the mapped heap.
 //
+// Pull (broadcast, fcollect, alltoall):
 // Protocol. A member entering the call posts an empty mailbox message, "my source is ready", to every member that
 // reads from it. A reader waits for that notice, copies its block straight from the owner's source into its own
 // dest, and releases the message, "done with your source". Before it returns, an owner waits until every reader
 // has released its notice, so the caller may change source once the call is over.
 //
-// Contract. Every block is copied once, by the member whose dest it lands in; dest is written only by its owner,
-// and no pSync word is touched. So no member waits for another to enter the call except where it needs that
+// Push (every block stored by its owner into the reader's dest, then "your block is in" posted; a member returns
+// when every block for it is in). Active sets: the specification makes the caller guarantee that every member's
+// dest is ready before any member calls, so the owner stores at once and no member waits for another to enter
+// (broadcast: the root stores into every dest). Teams: the library answers for readiness, so a member entering
+// the call first posts "my dest is ready" to every other member and the owners store on that notice (fcollect,
+// alltoall; team broadcast pulls). The two notices of a team call on one channel arrive in that order (the
+// mailbox's per-pair order).
+//
+// Contract. Every block is copied once, by the member whose dest it lands in; dest is written only by its owner (pull) or
+// after its owner has entered the call (push), and no pSync word is touched. So no member waits for another to enter the call except where it needs that
 // member's data, no barrier runs before or after, and back-to-back calls on one team or active set need nothing
 // between them (the notices follow the mailbox's per-pair order, mailbox.hpp). Requires every member's heap to be
 // mapped here and the mailbox to be usable (pullUsable); callers fall back to the synchronized algorithms
@@ -22,6 +31,30 @@ namespace gshmem::coll {
 namespace {
 char* at(void* p, std::size_t off) { return static_cast<char*>(p) + off; }
 const char* at(const void* p, std::size_t off) { return static_cast<const char*>(p) + off; }
+
+/// Take the next message of every member but me, in whatever order they arrive (a member descheduled on an
+/// oversubscribed node does not hold up the others): take(j) runs once per member j, after its message has arrived;
+/// take receives and releases it. Members are tried from me-1 downwards, so at each step members look at distinct
+/// peers.
+template <typename F>
+void takeEach(const Group& g, F&& take) {
+  constexpr int kMaxBatch = 64;  // members tracked per pass; larger groups go in batches of this many
+  for (int base = 1; base < g.size; base += kMaxBatch) {
+    int left[kMaxBatch], n = 0;
+    for (int k = base; k < g.size && n < kMaxBatch; ++k) left[n++] = (g.me + g.size - k) % g.size;
+    while (n > 0) {
+      int i = 0;
+      waitFor([&] {
+        for (i = 0; i < n; ++i)
+          if (mailbox::arrived(g.worldPe(left[i]))) return true;
+        return false;
+      }, g.call);
+      take(left[i]);
+      left[i] = left[--n];
+    }
+  }
+}
+
 }  // namespace
 
 bool pullUsable(const Group& g) { return mailbox::usable() && !anyUnmapped(g.start, g.stride, g.size); }
@@ -46,15 +79,55 @@ void exchangePull(const Group& g, void* dest, const void* source, std::size_t by
   checkSymmetric(g, "source", source, stride ? stride * g.size : bytes);
   for (int k = 1; k < g.size; ++k) mailbox::send(g.call, g.worldPe((g.me + k) % g.size), nullptr, 0);
   std::memmove(at(dest, g.me * bytes), at(source, g.me * stride), bytes);
-  // Member me reads from me-1, me-2, ...: at each step the members read from distinct owners.
-  for (int k = 1; k < g.size; ++k) {
-    const int j = (g.me + g.size - k) % g.size;
+  takeEach(g, [&](int j) {
     const int pe = g.worldPe(j);
     mailbox::receive(g.call, pe);
     copyBytes(at(dest, j * bytes), peerPtr(g.call, "source", at(source, g.me * stride), bytes, pe), bytes);
     mailbox::release(g.call, pe);
-  }
+  });
   for (int k = 1; k < g.size; ++k) mailbox::waitReleased(g.call, g.worldPe((g.me + k) % g.size));
+}
+
+void broadcastPush(const Group& g, void* dest, const void* source, std::size_t bytes, int root, bool write_root) {
+  checkSymmetric(g, "dest", dest, bytes);
+  checkSymmetric(g, "source", source, bytes);
+  if (g.me == root) {
+    for (int k = 1; k < g.size; ++k) {
+      const int pe = g.worldPe((root + k) % g.size);
+      copyBytes(peerPtr(g.call, "dest", dest, bytes, pe), source, bytes);
+      mailbox::send(g.call, pe, nullptr, 0);  // the release store of the sequence word publishes the block
+    }
+    if (write_root && dest != source) std::memmove(dest, source, bytes);
+    return;
+  }
+  mailbox::receive(g.call, g.worldPe(root));
+  mailbox::release(g.call, g.worldPe(root));
+}
+
+void exchangePush(const Group& g, void* dest, const void* source, std::size_t bytes, std::size_t stride) {
+  checkSymmetric(g, "dest", dest, bytes * g.size);
+  checkSymmetric(g, "source", source, stride ? stride * g.size : bytes);
+  auto put = [&](int j) {
+    const int pe = g.worldPe(j);
+    copyBytes(peerPtr(g.call, "dest", at(dest, g.me * bytes), bytes, pe), at(source, j * stride), bytes);
+    mailbox::send(g.call, pe, nullptr, 0);  // the release store of the sequence word publishes the block
+  };
+  if (g.team) {  // the library answers for dest readiness: wait for each member's "my dest is ready"
+    for (int k = 1; k < g.size; ++k) mailbox::send(g.call, g.worldPe((g.me + k) % g.size), nullptr, 0);
+    std::memmove(at(dest, g.me * bytes), at(source, g.me * stride), bytes);
+    takeEach(g, [&](int j) {
+      mailbox::receive(g.call, g.worldPe(j));
+      mailbox::release(g.call, g.worldPe(j));
+      put(j);
+    });
+  } else {  // active set: the caller guarantees every dest is ready; member me writes to me+1, me+2, ...
+    for (int k = 1; k < g.size; ++k) put((g.me + k) % g.size);
+    std::memmove(at(dest, g.me * bytes), at(source, g.me * stride), bytes);
+  }
+  takeEach(g, [&](int j) {
+    mailbox::receive(g.call, g.worldPe(j));
+    mailbox::release(g.call, g.worldPe(j));
+  });
 }
 
 }  // namespace gshmem::coll

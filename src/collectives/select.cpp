@@ -34,6 +34,7 @@ Algo fromName(const std::string& s) {
   if (s == "direct") return Algo::kDirect;
   if (s == "scatter") return Algo::kScatter;
   if (s == "pull") return Algo::kPull;
+  if (s == "push") return Algo::kPush;
   return Algo::kSync;
 }
 
@@ -60,13 +61,17 @@ Algo chooseAlgo(Family family, std::size_t bytes) {
   const bool fits = mailbox::usable() && bytes <= mailbox::capacity();
   if (want == "auto") return fits && bytes <= autoMailboxMax(family) ? Algo::kMailbox : fallback(family, bytes);
   const Algo a = fromName(want);
-  if (a == Algo::kPull && !mailbox::usable()) return Algo::kSync;
+  if ((a == Algo::kPull || a == Algo::kPush) && !mailbox::usable()) return Algo::kSync;
   return a == Algo::kMailbox && !fits ? fallback(family, bytes) : a;
 }
 
 Algo chooseMove(const Group& g, Family family, std::size_t bytes) {
-  const Algo a = chooseAlgo(family, bytes);
-  return a == Algo::kPull && !pullUsable(g) ? Algo::kSync : a;
+  Algo a = chooseAlgo(family, bytes);
+  if (a != Algo::kPull && a != Algo::kPush) return a;
+  if (!pullUsable(g)) return Algo::kSync;
+  // Active sets: the caller guarantees dest ready, so auto's push stores at once (see pull.cpp).
+  if (a == Algo::kPull && g.team == nullptr && forced(family) == "auto") a = Algo::kPush;
+  return a == Algo::kPush && family == Family::kBroadcast && g.team ? Algo::kPull : a;
 }
 
 const char* algoName(Algo a) {
@@ -76,6 +81,7 @@ const char* algoName(Algo a) {
     case Algo::kDirect: return "direct";
     case Algo::kScatter: return "scatter";
     case Algo::kPull: return "pull";
+    case Algo::kPush: return "push";
   }
   return "?";
 }
