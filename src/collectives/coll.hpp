@@ -84,8 +84,8 @@ enum class Family { kBroadcast, kCollect, kAlltoall, kReduce };
 /// The algorithm for a call of `family` whose largest message is `bytes` (a forced mailbox that cannot carry it
 /// falls back to what auto picks without it).
 Algo chooseAlgo(Family family, std::size_t bytes);
-/// chooseAlgo for a data-movement call over `g`: kPull and kPush become kSync when some member is not mapped here (every
-/// member computes the same answer). On an active set with every member mapped, auto takes the mailbox up to
+/// chooseAlgo for a data-movement call over `g`: kPull and kPush become kSync when some member is not mapped here
+/// (every member computes the same answer). On an active set with every member mapped, auto takes the mailbox up to
 /// its own crossover (GSHMEM_COLL_MAILBOX_MAX or 256 B, alltoall 64 B) and kPush past it; a broadcast on a team
 /// never pushes (it pulls).
 Algo chooseMove(const Group& g, Family family, std::size_t bytes);

@@ -1,16 +1,16 @@
 // Data-movement collectives: broadcast, collect, fcollect, alltoall, alltoalls (team-based and active-set).
-// Three kinds of algorithm, chosen per call by chooseAlgo (select.cpp):
+// Four kinds of algorithm, chosen per call by chooseMove (select.cpp):
 //   - mailbox (one round): every block travels as one message into the receiver's mailbox (mailbox.hpp), whose
 //     flag sits with the data; the receiver copies it into its own dest. No member waits for another to enter the
 //     call, dest is written only by its owner, and no pSync word is touched, so back-to-back calls on one team or
 //     active set need no synchronization between them.
-//   - pull (one round, larger blocks, every member mapped): notices through the mailboxes, each member copies
-//     its blocks straight from the owners' sources (pull.cpp).
-//   - sync (sync -> move -> sync; members behind the remote transport, or forced): the first sync guarantees every member has entered the call, so its dest may be
-//     written and its source read; the second guarantees every transfer touching this PE's buffers is done before
-//     it returns. broadcast pulls from the root (each non-root reads the root's source once); the others push
-//     their blocks into the peers' dest, starting with the next member so that members do not all hammer the same
-//     peer at once.
+//   - pull and push (larger blocks, every member mapped): notices through the mailboxes, each block copied once
+//     from its owner's source into its reader's dest (pull.cpp).
+//   - sync (sync -> move -> sync; members behind the remote transport, or forced): the first sync guarantees every
+//     member has entered the call, so its dest may be written and its source read; the second guarantees every
+//     transfer touching this PE's buffers is done before it returns. broadcast pulls from the root (each non-root
+//     reads the root's source once); the others push their blocks into the peers' dest, starting with the next
+//     member so that members do not all hammer the same peer at once.
 #include <cstring>
 
 #include "collectives/coll.hpp"

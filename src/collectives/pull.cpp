@@ -15,12 +15,13 @@
 // alltoall; team broadcast pulls). The two notices of a team call on one channel arrive in that order (the
 // mailbox's per-pair order).
 //
-// Contract. Every block is copied once, by the member whose dest it lands in; dest is written only by its owner (pull) or
-// after its owner has entered the call (push), and no pSync word is touched. So no member waits for another to enter the call except where it needs that
-// member's data, no barrier runs before or after, and back-to-back calls on one team or active set need nothing
-// between them (the notices follow the mailbox's per-pair order, mailbox.hpp). Requires every member's heap to be
-// mapped here and the mailbox to be usable (pullUsable); callers fall back to the synchronized algorithms
-// otherwise.
+// Contract. Every block is copied once: by its reader (pull) or by its owner (push). dest is written only by its
+// owner (pull) or once its owner has entered the call or, on an active set, by the caller's guarantee (push); no
+// pSync word is touched and no barrier runs before or after. A member waits only for the members whose data or
+// readiness it needs, and back-to-back calls on one team need nothing between them (the notices follow the
+// mailbox's per-pair order, mailbox.hpp); back-to-back calls on one active set need what the specification asks
+// (every dest ready before any member calls). Requires every member's heap to be mapped here and the mailbox to be
+// usable (pullUsable); callers fall back to the synchronized algorithms otherwise.
 #include <cstring>
 
 #include "collectives/coll.hpp"
