@@ -84,10 +84,10 @@ enum class Family { kBroadcast, kCollect, kAlltoall, kReduce };
 /// The algorithm for a call of `family` whose largest message is `bytes` (a forced mailbox that cannot carry it
 /// falls back to what auto picks without it).
 Algo chooseAlgo(Family family, std::size_t bytes);
-/// chooseAlgo for a data-movement call over `g`: kPull and kPush become kSync when some member is not mapped here
-/// (every member computes the same answer). On an active set with every member mapped, auto takes the mailbox up to
-/// its own crossover (GSHMEM_COLL_MAILBOX_MAX or 256 B, alltoall 64 B) and kPush past it; a broadcast on a team
-/// never pushes (it pulls).
+/// chooseAlgo for a data-movement call over `g` (every member computes the same answer). On an active set auto
+/// takes the mailbox up to its own crossover (GSHMEM_COLL_MAILBOX_MAX or 256 B, alltoall 64 B) and kPush past it.
+/// A broadcast on a team never pushes (it pulls). With a member not mapped here kPull becomes kPush (fcollect,
+/// alltoall) or kSync (broadcast); without a usable mailbox both become kSync.
 Algo chooseMove(const Group& g, Family family, std::size_t bytes);
 const char* algoName(Algo a);
 /// The choice table, one line per family, for the GSHMEM_INFO report (each line starts with `prefix`).
@@ -107,6 +107,8 @@ void alltoallsBytes(const Group& g, void* dest, const void* source, std::ptrdiff
 // ---- pull algorithms (pull.cpp; protocol and contract there)
 /// True when the pull algorithms can run over `g`: every member mapped here, mailbox usable.
 bool pullUsable(const Group& g);
+/// True when the push algorithms can run (the mailbox is usable; members may be remote).
+bool pushUsable();
 void broadcastPull(const Group& g, void* dest, const void* source, std::size_t bytes, int root, bool write_root);
 /// Member j's block for member i is the `bytes` at i * `stride` in j's source, landing in block j of i's dest
 /// (fcollect: stride 0; alltoall: stride bytes).

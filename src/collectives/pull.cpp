@@ -13,15 +13,16 @@
 // (broadcast: the root stores into every dest). Teams: the library answers for readiness, so a member entering
 // the call first posts "my dest is ready" to every other member and the owners store on that notice (fcollect,
 // alltoall; team broadcast pulls). The two notices of a team call on one channel arrive in that order (the
-// mailbox's per-pair order).
+// mailbox's per-pair order). A block for a peer behind the remote transport and its notice travel as one
+// put-with-signal (mailbox::sendData), so push also serves members on other nodes.
 //
 // Contract. Every block is copied once: by its reader (pull) or by its owner (push). dest is written only by its
 // owner (pull) or once its owner has entered the call or, on an active set, by the caller's guarantee (push); no
 // pSync word is touched and no barrier runs before or after. A member waits only for the members whose data or
 // readiness it needs, and back-to-back calls on one team need nothing between them (the notices follow the
 // mailbox's per-pair order, mailbox.hpp); back-to-back calls on one active set need what the specification asks
-// (every dest ready before any member calls). Requires every member's heap to be mapped here and the mailbox to be
-// usable (pullUsable); callers fall back to the synchronized algorithms otherwise.
+// (every dest ready before any member calls). Pull requires every member's heap to be mapped here (pullUsable), push
+// only a usable mailbox (pushUsable); callers fall back to the synchronized algorithms otherwise.
 #include <cstring>
 
 #include "collectives/coll.hpp"
@@ -60,6 +61,8 @@ void takeEach(const Group& g, F&& take) {
 
 bool pullUsable(const Group& g) { return mailbox::usable() && !anyUnmapped(g.start, g.stride, g.size); }
 
+bool pushUsable() { return mailbox::usable(); }
+
 void broadcastPull(const Group& g, void* dest, const void* source, std::size_t bytes, int root, bool write_root) {
   checkSymmetric(g, "dest", dest, bytes);
   checkSymmetric(g, "source", source, bytes);
@@ -93,11 +96,7 @@ void broadcastPush(const Group& g, void* dest, const void* source, std::size_t b
   checkSymmetric(g, "dest", dest, bytes);
   checkSymmetric(g, "source", source, bytes);
   if (g.me == root) {
-    for (int k = 1; k < g.size; ++k) {
-      const int pe = g.worldPe((root + k) % g.size);
-      copyBytes(peerPtr(g.call, "dest", dest, bytes, pe), source, bytes);
-      mailbox::send(g.call, pe, nullptr, 0);  // the release store of the sequence word publishes the block
-    }
+    for (int k = 1; k < g.size; ++k) mailbox::sendData(g.call, g.worldPe((root + k) % g.size), dest, source, bytes);
     if (write_root && dest != source) std::memmove(dest, source, bytes);
     return;
   }
@@ -109,9 +108,7 @@ void exchangePush(const Group& g, void* dest, const void* source, std::size_t by
   checkSymmetric(g, "dest", dest, bytes * g.size);
   checkSymmetric(g, "source", source, stride ? stride * g.size : bytes);
   auto put = [&](int j) {
-    const int pe = g.worldPe(j);
-    copyBytes(peerPtr(g.call, "dest", at(dest, g.me * bytes), bytes, pe), at(source, j * stride), bytes);
-    mailbox::send(g.call, pe, nullptr, 0);  // the release store of the sequence word publishes the block
+    mailbox::sendData(g.call, g.worldPe(j), at(dest, g.me * bytes), at(source, j * stride), bytes);
   };
   if (g.team) {  // the library answers for dest readiness: wait for each member's "my dest is ready"
     for (int k = 1; k < g.size; ++k) mailbox::send(g.call, g.worldPe((g.me + k) % g.size), nullptr, 0);

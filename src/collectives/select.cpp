@@ -1,7 +1,7 @@
 // Algorithm choice of the collectives (contract in coll.hpp). GSHMEM_COLL_<FAMILY> forces one; auto takes the
 // mailbox for small blocks, as it costs one round with the flag in the destination's memory, and past each family's
-// crossover the one-copy algorithms (pull.cpp): on teams pull (autoMailboxMax), on active sets push
-// (activeSetMailboxMax), both only with every member mapped; otherwise the synchronized algorithms.
+// crossover the one-copy algorithms (pull.cpp): on teams pull (autoMailboxMax; push for fcollect and alltoall when
+// some member is remote, sync for broadcast), on active sets push (activeSetMailboxMax).
 #include <algorithm>
 #include <cstdio>
 
@@ -56,7 +56,7 @@ std::size_t autoMailboxMax(Family f) {
   return 512;
 }
 
-/// Active sets with every member mapped: where auto stops taking the mailbox for the push (pull.cpp), which stores
+/// Active sets: where auto stops taking the mailbox for the push (pull.cpp), which stores
 /// each block once into its dest and waits for no member to enter. Measured on the reference machine (2 PEs one per
 /// core, and 4 PEs on 2 cores): push is as fast from these sizes on, and faster past them at both PE counts.
 std::size_t activeSetMailboxMax(Family f) {
@@ -76,13 +76,13 @@ Algo chooseAlgo(Family family, std::size_t bytes) {
 }
 
 Algo chooseMove(const Group& g, Family family, std::size_t bytes) {
-  if (g.team == nullptr && family != Family::kReduce && forced(family) == "auto" && mailbox::usable() &&
-      pullUsable(g))
+  if (g.team == nullptr && family != Family::kReduce && forced(family) == "auto" && mailbox::usable())
     return bytes <= activeSetMailboxMax(family) && bytes <= mailbox::capacity() ? Algo::kMailbox : Algo::kPush;
   Algo a = chooseAlgo(family, bytes);
   if (a != Algo::kPull && a != Algo::kPush) return a;
-  if (!pullUsable(g)) return Algo::kSync;
-  return a == Algo::kPush && family == Family::kBroadcast && g.team ? Algo::kPull : a;
+  if (a == Algo::kPush && family == Family::kBroadcast && g.team) a = Algo::kPull;
+  if (a == Algo::kPull && !pullUsable(g)) a = family == Family::kBroadcast ? Algo::kSync : Algo::kPush;
+  return a == Algo::kPush && !pushUsable() ? Algo::kSync : a;
 }
 
 const char* algoName(Algo a) {
@@ -113,7 +113,7 @@ std::string describeAlgos(const char* prefix) {
       out += line;
     }
     if (fam != Family::kReduce && forced(fam) == "auto" && mailbox::usable()) {
-      snprintf(line, sizeof line, "%s  active sets, every member mapped: mailbox up to %zu B, then push\n", prefix,
+      snprintf(line, sizeof line, "%s  active sets: mailbox up to %zu B, then push\n", prefix,
                std::min(activeSetMailboxMax(fam), mailbox::capacity()));
       out += line;
     }
