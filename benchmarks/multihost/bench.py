@@ -82,6 +82,20 @@ def run(impl, prog, args, bindirs, timeout, np=2):
         return 124, (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
 
 
+def select_rows(a):
+    """The rows of this run: --only, the barrier keyed by the PE count, the collectives swept with --coll-sweep."""
+    rows = [r for r in ROWS if not a.only or r[0] in a.only.split(",")]
+    if a.np != 2:  # the barrier row is keyed by the PE count; the TCP floor program is a 2-PE one
+        rows = [(r[0], r[1], r[2], str(a.np), r[4], r[5], r[6].replace("2 PEs", "%d PEs" % a.np))
+                if r[0] == "barrier" else r for r in rows]
+        a.floor = ""
+    if a.coll_sweep:
+        colls = {"broadcast", "reduce", "fcollect", "alltoall"}
+        rows = [r for r in rows if r[0] not in colls] + [r for r in sweep_rows(a.coll_sweep)
+                                                         if not a.only or r[0].split("_")[0] in a.only.split(",")]
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gshmem-bin", required=True)
@@ -94,15 +108,7 @@ def main():
     ap.add_argument("--coll-sweep", default="", help="A:B: the collectives at every power of two from A to B bytes")
     a = ap.parse_args()
     bindirs = {"gshmem": a.gshmem_bin, "oshmem": a.peer_bin}
-    rows = [r for r in ROWS if not a.only or r[0] in a.only.split(",")]
-    if a.np != 2:  # the barrier row is keyed by the PE count; the TCP floor program is a 2-PE one
-        rows = [(r[0], r[1], r[2], str(a.np), r[4], r[5], r[6].replace("2 PEs", "%d PEs" % a.np))
-                if r[0] == "barrier" else r for r in rows]
-        a.floor = ""
-    if a.coll_sweep:
-        colls = {"broadcast", "reduce", "fcollect", "alltoall"}
-        rows = [r for r in rows if r[0] not in colls] + [r for r in sweep_rows(a.coll_sweep)
-                                                         if not a.only or r[0].split("_")[0] in a.only.split(",")]
+    rows = select_rows(a)
     vals = {(r[0], i): [] for r in rows for i in bindirs}
     logf = open(a.log, "w") if a.log else None
     errors = 0
