@@ -5,6 +5,10 @@ OpenSHMEM, alternately (the order flips every repetition), and print medians and
 Environment (set by run_multihost.sh --keep-up): MH_MPIRUN_ARGS (launcher arguments placing one rank per host),
 UCX_TLS=tcp,self and UCX_NET_DEVICES=<veth>.
 
+--np N runs N PEs (run_multihost.sh puts the first half on h0, the rest on h1; pass the same --np to it).
+--coll-sweep A:B replaces the collective rows by one row per size from A to B bytes (one run per collective and
+repetition, 100 iterations per size after 10 warm-up calls), for the collectives' size table.
+
 --floor BIN (gshmem_tcpfloor) adds, in every repetition, the plain-TCP floor of the same two hosts: one way of a
 ping-pong and a simultaneous exchange. The table then says, per row, the floor and the ratio the floor itself
 would reach against the peer: a target below that ratio cannot be met by any runtime over TCP on this machine.
@@ -48,19 +52,48 @@ def parse(text, rowkey, col):
     return None
 
 
-def run(impl, prog, args, bindirs, timeout):
+def sweep_rows(rng):
+    """One row per collective and size of `rng` ("A:B", powers of two): (key, prog, args, rowkey, ...)."""
+    lo, hi = (int(x) for x in rng.split(":"))
+    out = []
+    for k in ("broadcast", "reduce", "fcollect", "alltoall"):
+        size = max(lo, 8)
+        while size <= hi:
+            key = "%s_%d" % (k, size)
+            TARGET[key] = ("<=", 1.0)
+            out.append((key, "osu_oshm_" + k, ["-m", "%d:%d" % (max(lo, 8), hi), "-i", "100", "-x", "10"], str(size), 0,
+                        False, "%s %d B (us)" % (k, size)))
+            size *= 2
+    return out
+
+
+def run(impl, prog, args, bindirs, timeout, np=2):
     base = shlex.split(os.environ["MH_MPIRUN_ARGS"])
     if impl == "gshmem":
-        cmd = ["mpirun"] + base + ["-np", "2", os.path.join(bindirs[impl], prog)] + args
+        cmd = ["mpirun"] + base + ["-np", str(np), os.path.join(bindirs[impl], prog)] + args
     else:
         extra = ["--skip", "int_compare_swap"] if prog == "osu_oshm_atomics" else []
-        cmd = ["oshrun"] + base + ["--mca", "memory", "^patcher", "-np", "2",
+        cmd = ["oshrun"] + base + ["--mca", "memory", "^patcher", "-np", str(np),
                                    os.path.join(bindirs[impl], prog)] + args + extra
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
         return p.returncode, p.stdout
     except subprocess.TimeoutExpired as e:
         return 124, (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+
+
+def select_rows(a):
+    """The rows of this run: --only, the barrier keyed by the PE count, the collectives swept with --coll-sweep."""
+    rows = [r for r in ROWS if not a.only or r[0] in a.only.split(",")]
+    if a.np != 2:  # the barrier row is keyed by the PE count; the TCP floor program is a 2-PE one
+        rows = [(r[0], r[1], r[2], str(a.np), r[4], r[5], r[6].replace("2 PEs", "%d PEs" % a.np))
+                if r[0] == "barrier" else r for r in rows]
+        a.floor = ""
+    if a.coll_sweep:
+        colls = {"broadcast", "reduce", "fcollect", "alltoall"}
+        rows = [r for r in rows if r[0] not in colls] + [r for r in sweep_rows(a.coll_sweep)
+                                                         if not a.only or r[0].split("_")[0] in a.only.split(",")]
+    return rows
 
 
 def main():
@@ -71,9 +104,11 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--log", default="")
     ap.add_argument("--floor", default="", help="gshmem_tcpfloor binary (plain TCP floor, same run)")
+    ap.add_argument("--np", type=int, default=2, help="PEs (as given to run_multihost.sh --np)")
+    ap.add_argument("--coll-sweep", default="", help="A:B: the collectives at every power of two from A to B bytes")
     a = ap.parse_args()
     bindirs = {"gshmem": a.gshmem_bin, "oshmem": a.peer_bin}
-    rows = [r for r in ROWS if not a.only or r[0] in a.only.split(",")]
+    rows = select_rows(a)
     vals = {(r[0], i): [] for r in rows for i in bindirs}
     logf = open(a.log, "w") if a.log else None
     errors = 0
@@ -89,11 +124,16 @@ def main():
                 if p.returncode == 0 and v is not None:
                     floor[k].append(v)
         order = ["gshmem", "oshmem"] if rep % 2 == 0 else ["oshmem", "gshmem"]
+        done = {}  # a sweep's rows share one run per program and implementation
         for key, prog, args, rowkey, col, _, _ in rows:
             for impl in order:
-                rc, out = run(impl, prog, args, bindirs, 120)
-                if logf:
-                    logf.write("==== rep %d %s %s rc=%d\n%s\n" % (rep, impl, key, rc, out))
+                if (impl, prog, tuple(args)) in done:
+                    rc, out = done[(impl, prog, tuple(args))]
+                else:
+                    rc, out = run(impl, prog, args, bindirs, 600, a.np)
+                    done[(impl, prog, tuple(args))] = (rc, out)
+                    if logf:
+                        logf.write("==== rep %d %s %s rc=%d\n%s\n" % (rep, impl, key, rc, out))
                 v = parse(out, rowkey, col)
                 if rc != 0 or v is None:
                     errors += 1

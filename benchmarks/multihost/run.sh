@@ -2,6 +2,7 @@
 # gshmem vs Open MPI's OpenSHMEM across two hosts made on this machine (network namespaces + veth, UCX over TCP).
 #   benchmarks/multihost/run.sh [-b BUILD_DIR] [-r REPS] [--log FILE]
 #       [--only put_lat,get_lat,fadd,barrier,put_bw,put_signal,broadcast,reduce,fcollect,alltoall]
+#       [--np N] [--coll-sweep A:B]   (N PEs split over the two hosts; collectives at every power of two A..B)
 # Builds the peer programs with oshcc from benchmarks/osu-like (as benchmarks/compare does), then runs each
 # benchmark with 2 PEs, one per host, alternating gshmem and the peer, and prints a markdown table of medians and
 # ratios (gshmem/peer). Needs root (namespaces); exits 77 with the reason otherwise.
@@ -10,13 +11,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 build=$repo/build
 reps=5
+np=2
 extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
     -b) build=$(cd "$2" && pwd); shift 2 ;;
     -r) reps=$2; shift 2 ;;
-    --only|--log) extra+=("$1" "$2"); shift 2 ;;
-    *) echo "usage: $0 [-b BUILD_DIR] [-r REPS] [--only LIST] [--log FILE]" >&2; exit 2 ;;
+    --only|--log|--coll-sweep) extra+=("$1" "$2"); shift 2 ;;
+    --np) np=$2; extra+=("$1" "$2"); shift 2 ;;
+    *) echo "usage: $0 [-b BUILD_DIR] [-r REPS] [--only LIST] [--log FILE] [--np N] [--coll-sweep A:B]" >&2; exit 2 ;;
   esac
 done
 bin=$build/benchmarks/osu-like
@@ -35,5 +38,5 @@ done
 floor=$build/benchmarks/multihost/gshmem_tcpfloor
 [ -x "$floor" ] && extra+=(--floor "$floor")  # the plain-TCP floor, same run (cmake --build $build --target gshmem_tcpfloor)
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -n), UCX $(ucx_info -v | sed -n 's/# Version //p'), UCX_TLS=tcp,self over veth"
-exec "$repo/tests/multihost/run_multihost.sh" --np 2 --keep-up \
+exec "$repo/tests/multihost/run_multihost.sh" --np "$np" --keep-up \
   "python3 $here/bench.py --gshmem-bin $bin --peer-bin $peer --reps $reps ${extra[*]:-}"

@@ -77,11 +77,18 @@ enum class Algo {
   kSync,     ///< synchronize, move the data with put/get, synchronize
   kDirect,   ///< reduce: synchronize, read every member's source in place, synchronize
   kScatter,  ///< reduce: reduce-scatter, then allgather (three synchronizations)
+  kPull,     ///< one round of mailbox notices, blocks read in place from the owners' sources (pull.cpp)
+  kPush,     ///< blocks stored into the peers' dests, then a mailbox notice (pull.cpp); broadcast: active sets only
 };
 enum class Family { kBroadcast, kCollect, kAlltoall, kReduce };
 /// The algorithm for a call of `family` whose largest message is `bytes` (a forced mailbox that cannot carry it
 /// falls back to what auto picks without it).
 Algo chooseAlgo(Family family, std::size_t bytes);
+/// chooseAlgo for a data-movement call over `g` (every member computes the same answer). On an active set auto
+/// takes the mailbox up to its own crossover (GSHMEM_COLL_MAILBOX_MAX or 256 B, alltoall 64 B) and kPush past it.
+/// A broadcast on a team never pushes (it pulls). With a member not mapped here kPull becomes kPush (fcollect,
+/// alltoall) or kSync (broadcast); without a usable mailbox both become kSync.
+Algo chooseMove(const Group& g, Family family, std::size_t bytes);
 const char* algoName(Algo a);
 /// The choice table, one line per family, for the GSHMEM_INFO report (each line starts with `prefix`).
 std::string describeAlgos(const char* prefix);
@@ -96,5 +103,20 @@ void alltoallBytes(const Group& g, void* dest, const void* source, std::size_t b
 /// Strided all-to-all: `nelems` elements of `esize` bytes per peer; strides in elements.
 void alltoallsBytes(const Group& g, void* dest, const void* source, std::ptrdiff_t dst, std::ptrdiff_t sst,
                     std::size_t nelems, std::size_t esize);
+
+// ---- pull algorithms (pull.cpp; protocol and contract there)
+/// True when the pull algorithms can run over `g`: every member mapped here, mailbox usable.
+bool pullUsable(const Group& g);
+/// True when the push algorithms can run (the mailbox is usable; members may be remote).
+bool pushUsable();
+void broadcastPull(const Group& g, void* dest, const void* source, std::size_t bytes, int root, bool write_root);
+/// Member j's block for member i is the `bytes` at i * `stride` in j's source, landing in block j of i's dest
+/// (fcollect: stride 0; alltoall: stride bytes).
+void exchangePull(const Group& g, void* dest, const void* source, std::size_t bytes, std::size_t stride);
+/// The root stores its source into every member's dest (active sets only: the caller guarantees dest ready).
+void broadcastPush(const Group& g, void* dest, const void* source, std::size_t bytes, int root, bool write_root);
+/// Same blocks as exchangePull, each stored by its owner into the reader's dest (on a team, once the reader has
+/// entered the call; on an active set at once, as the caller guarantees dest ready).
+void exchangePush(const Group& g, void* dest, const void* source, std::size_t bytes, std::size_t stride);
 
 }  // namespace gshmem::coll

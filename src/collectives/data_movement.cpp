@@ -1,14 +1,16 @@
 // Data-movement collectives: broadcast, collect, fcollect, alltoall, alltoalls (team-based and active-set).
-// Two kinds of algorithm, chosen per call by chooseAlgo (select.cpp):
+// Four kinds of algorithm, chosen per call by chooseMove (select.cpp):
 //   - mailbox (one round): every block travels as one message into the receiver's mailbox (mailbox.hpp), whose
 //     flag sits with the data; the receiver copies it into its own dest. No member waits for another to enter the
 //     call, dest is written only by its owner, and no pSync word is touched, so back-to-back calls on one team or
 //     active set need no synchronization between them.
-//   - sync (sync -> move -> sync): the first sync guarantees every member has entered the call, so its dest may be
-//     written and its source read; the second guarantees every transfer touching this PE's buffers is done before
-//     it returns. broadcast pulls from the root (each non-root reads the root's source once); the others push
-//     their blocks into the peers' dest, starting with the next member so that members do not all hammer the same
-//     peer at once.
+//   - pull and push (larger blocks, every member mapped): notices through the mailboxes, each block copied once
+//     from its owner's source into its reader's dest (pull.cpp).
+//   - sync (sync -> move -> sync; members behind the remote transport, or forced): the first sync guarantees every
+//     member has entered the call, so its dest may be written and its source read; the second guarantees every
+//     transfer touching this PE's buffers is done before it returns. broadcast pulls from the root (each non-root
+//     reads the root's source once); the others push their blocks into the peers' dest, starting with the next
+//     member so that members do not all hammer the same peer at once.
 #include <cstring>
 
 #include "collectives/coll.hpp"
@@ -52,11 +54,14 @@ void exchangeMailbox(const Group& g, void* dest, const void* source, std::size_t
 }
 
 /// Mailbox collect: each member posts [its byte count][its block when count + 8 fits a message] to every other;
-/// the counts give every member the same offsets. When some block did not fit (every member learns it from the
-/// counts), the members synchronize, the owners of those blocks put them into every dest, and they synchronize.
+/// the counts give every member the same offsets. A block that did not fit: with every member mapped (pullUsable),
+/// its readers copy it from the owner's source before releasing the owner's message, and the owner waits for
+/// every release before it returns (the pull protocol, pull.cpp); otherwise (every member learns it from the
+/// counts) the members synchronize, the owners put those blocks into every dest, and they synchronize.
 void collectMailbox(const Group& g, void* dest, const void* source, std::size_t bytes) {
   const std::size_t cap = mailbox::capacity() - sizeof(uint64_t);
   const uint64_t mine = bytes;
+  const bool pull = pullUsable(g);
   checkSymmetric(g, "dest", dest, bytes);
   for (int k = 1; k < g.size; ++k)
     mailbox::send(g.call, g.worldPe((g.me + k) % g.size), &mine, sizeof mine, source, bytes <= cap ? bytes : 0);
@@ -65,24 +70,25 @@ void collectMailbox(const Group& g, void* dest, const void* source, std::size_t 
   for (int j = 0; j < g.size; ++j) {
     std::size_t n = bytes;
     if (j != g.me) {
-      const char* m = mailbox::receive(g.call, g.worldPe(j));
+      const int pe = g.worldPe(j);
+      const char* m = mailbox::receive(g.call, pe);
       uint64_t c;
       std::memcpy(&c, m, sizeof c);
       n = static_cast<std::size_t>(c);
       if (n <= cap) std::memcpy(at(dest, off), m + sizeof c, n);
-      mailbox::release(g.call, g.worldPe(j));
+      else if (pull) copyBytes(at(dest, off), peerPtr(g.call, "source", source, n, pe), n);
+      mailbox::release(g.call, pe);
     } else {
       my_off = off;
     }
     spill |= n > cap;
     off += n;
   }
-  if (!spill) {
-    std::memmove(at(dest, my_off), source, bytes);
-    return;
-  }
-  groupSync(g);  // every member has taken its messages: dest may be written
   std::memmove(at(dest, my_off), source, bytes);
+  if (pull && bytes > cap)
+    for (int k = 1; k < g.size; ++k) mailbox::waitReleased(g.call, g.worldPe((g.me + k) % g.size));
+  if (!spill || pull) return;
+  groupSync(g);  // every member has taken its messages: dest may be written
   if (bytes > cap)
     for (int k = 1; k < g.size; ++k)
       ops::put(g.call, ctxDefault(), at(dest, my_off), source, bytes, g.worldPe((g.me + k) % g.size));
@@ -95,8 +101,10 @@ void broadcastBytes(const Group& g, void* dest, const void* source, std::size_t 
   checkRoot(g, root);
   checkAgreement(g, bytes, static_cast<uint64_t>(root));
   if (bytes == 0) return;
-  if (chooseAlgo(Family::kBroadcast, bytes) == Algo::kMailbox)
-    return broadcastMailbox(g, dest, source, bytes, root, write_root);
+  const Algo algo = chooseMove(g, Family::kBroadcast, bytes);
+  if (algo == Algo::kMailbox) return broadcastMailbox(g, dest, source, bytes, root, write_root);
+  if (algo == Algo::kPull) return broadcastPull(g, dest, source, bytes, root, write_root);
+  if (algo == Algo::kPush) return broadcastPush(g, dest, source, bytes, root, write_root);
   groupSync(g);
   if (g.me != root)
     ops::get(g.call, ctxDefault(), dest, source, bytes, g.worldPe(root));
@@ -108,7 +116,10 @@ void broadcastBytes(const Group& g, void* dest, const void* source, std::size_t 
 void fcollectBytes(const Group& g, void* dest, const void* source, std::size_t bytes) {
   checkAgreement(g, bytes);
   if (bytes == 0) return;
-  if (chooseAlgo(Family::kCollect, bytes) == Algo::kMailbox) return exchangeMailbox(g, dest, source, bytes, 0);
+  const Algo algo = chooseMove(g, Family::kCollect, bytes);
+  if (algo == Algo::kMailbox) return exchangeMailbox(g, dest, source, bytes, 0);
+  if (algo == Algo::kPull) return exchangePull(g, dest, source, bytes, 0);
+  if (algo == Algo::kPush) return exchangePush(g, dest, source, bytes, 0);
   groupSync(g);
   for (int k = 1; k <= g.size; ++k) {
     int j = (g.me + k) % g.size;
@@ -134,7 +145,10 @@ void collectBytes(const Group& g, void* dest, const void* source, std::size_t by
 void alltoallBytes(const Group& g, void* dest, const void* source, std::size_t bytes) {
   checkAgreement(g, bytes);
   if (bytes == 0) return;
-  if (chooseAlgo(Family::kAlltoall, bytes) == Algo::kMailbox) return exchangeMailbox(g, dest, source, bytes, bytes);
+  const Algo algo = chooseMove(g, Family::kAlltoall, bytes);
+  if (algo == Algo::kMailbox) return exchangeMailbox(g, dest, source, bytes, bytes);
+  if (algo == Algo::kPull) return exchangePull(g, dest, source, bytes, bytes);
+  if (algo == Algo::kPush) return exchangePush(g, dest, source, bytes, bytes);
   groupSync(g);
   for (int k = 1; k <= g.size; ++k) {
     int j = (g.me + k) % g.size;

@@ -64,12 +64,35 @@ void send(const char* call, int pe, const void* head, std::size_t hn, const void
   __atomic_store_n(reinterpret_cast<uint64_t*>(p), k, __ATOMIC_RELEASE);
 }
 
+void sendData(const char* call, int pe, void* dest, const void* src, std::size_t n) {
+  const uint64_t k = ++counters().sent[pe];
+  if (k > 2) {
+    const uint64_t* ack = mailboxAck(pe);
+    waitFor([&] { return loadAcquire(ack) >= k - 2; }, call);
+  }
+  RemoteAddr rd, rs;
+  char* d = resolve(call, "dest", dest, n, pe, &rd);
+  char* slot = resolve(call, "mailbox", mailboxSlot(g_rt.my_pe, static_cast<int>(k & 1)), kMailboxHeader, pe, &rs);
+  if (GSHMEM_LIKELY(d != nullptr && slot != nullptr)) {
+    copyBytes(d, src, n);
+    __atomic_store_n(reinterpret_cast<uint64_t*>(slot), k, __ATOMIC_RELEASE);
+    return;
+  }
+  if (GSHMEM_UNLIKELY(d != nullptr || slot != nullptr)) fatal(call, "the heap of PE %d is partly mapped", pe);
+  remotePutSignal(call, rd, src, n, rs, k, false);
+}
+
 const char* receive(const char* call, int pe) {
   const uint64_t k = counters().received[pe] + 1;
   const char* slot = mailboxSlot(pe, static_cast<int>(k & 1));
   const uint64_t* seq = reinterpret_cast<const uint64_t*>(slot);
   waitFor([&] { return loadAcquire(seq) >= k; }, call);
   return slot + kMailboxHeader;
+}
+
+bool arrived(int pe) {
+  const uint64_t k = counters().received[pe] + 1;
+  return loadAcquire(reinterpret_cast<const uint64_t*>(mailboxSlot(pe, static_cast<int>(k & 1)))) >= k;
 }
 
 void release(const char* call, int pe) {
@@ -79,6 +102,12 @@ void release(const char* call, int pe) {
   char* p = resolve(call, "mailbox", cell, sizeof(uint64_t), pe, &ra);
   if (GSHMEM_LIKELY(p != nullptr)) __atomic_store_n(reinterpret_cast<uint64_t*>(p), k, __ATOMIC_RELEASE);
   else remoteSignal(call, ra, k, false);
+}
+
+void waitReleased(const char* call, int pe) {
+  const uint64_t k = counters().sent[pe];
+  const uint64_t* ack = mailboxAck(pe);
+  waitFor([&] { return loadAcquire(ack) >= k; }, call);
 }
 
 }  // namespace gshmem::coll::mailbox

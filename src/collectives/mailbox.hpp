@@ -26,9 +26,18 @@ bool usable();
 /// Post one message to world PE `pe`: `hn` bytes from `head`, then `bn` bytes from `body` (hn + bn <=
 /// capacity()). Waits only while `pe` has not consumed this PE's message before the previous one.
 void send(const char* call, int pe, const void* head, std::size_t hn, const void* body = nullptr, std::size_t bn = 0);
+/// Post one empty message to world PE `pe` after storing `n` bytes from `src` at symmetric `dest` on `pe`: when
+/// receive(pe) returns there, the bytes are in its dest (a mapped peer: a copy, then the release store of the
+/// sequence word; a remote peer: one put-with-signal, the signal landing after the data). Waits as send() does.
+void sendData(const char* call, int pe, void* dest, const void* src, std::size_t n);
 /// Wait for the next message from world PE `pe`; returns its payload, valid until release(pe).
 const char* receive(const char* call, int pe);
+/// True when the next message from world PE `pe` has arrived (receive(pe) would not wait). Does not wait.
+bool arrived(int pe);
 /// Done with the payload receive(pe) returned: the sender may reuse its slot.
 void release(const char* call, int pe);
+/// Wait until world PE `pe` has released every message this PE has sent it. With empty messages used as "my
+/// buffer is ready" notices (the pull algorithms), this is the sender's "every reader is done with it".
+void waitReleased(const char* call, int pe);
 
 }  // namespace gshmem::coll::mailbox

@@ -1,6 +1,8 @@
 // Algorithm choice of the collectives (contract in coll.hpp). GSHMEM_COLL_<FAMILY> forces one; auto takes the
-// mailbox for small blocks, as it costs one round with the flag in the destination's memory, and the synchronized
-// algorithms past each family's crossover (autoMailboxMax).
+// mailbox for small blocks, as it costs one round with the flag in the destination's memory, and past each family's
+// crossover the one-copy algorithms (pull.cpp): on teams pull (autoMailboxMax; push for fcollect and alltoall when
+// some member is remote, sync for broadcast), on active sets push (activeSetMailboxMax).
+#include <algorithm>
 #include <cstdio>
 
 #include "base/config.hpp"
@@ -25,7 +27,7 @@ const std::string& forced(Family f) {
 }
 
 Algo fallback(Family f, std::size_t bytes) {
-  if (f != Family::kReduce) return Algo::kSync;
+  if (f != Family::kReduce) return mailbox::usable() ? Algo::kPull : Algo::kSync;
   return bytes <= kDirectMaxBytes ? Algo::kDirect : Algo::kScatter;
 }
 
@@ -33,6 +35,8 @@ Algo fromName(const std::string& s) {
   if (s == "mailbox") return Algo::kMailbox;
   if (s == "direct") return Algo::kDirect;
   if (s == "scatter") return Algo::kScatter;
+  if (s == "pull") return Algo::kPull;
+  if (s == "push") return Algo::kPush;
   return Algo::kSync;
 }
 
@@ -52,6 +56,14 @@ std::size_t autoMailboxMax(Family f) {
   return 512;
 }
 
+/// Active sets: where auto stops taking the mailbox for the push (pull.cpp), which stores
+/// each block once into its dest and waits for no member to enter. Measured on the reference machine (2 PEs one per
+/// core, and 4 PEs on 2 cores): push is as fast from these sizes on, and faster past them at both PE counts.
+std::size_t activeSetMailboxMax(Family f) {
+  if (params().COLL_MAILBOX_MAX) return params().COLL_MAILBOX_MAX;
+  return f == Family::kAlltoall ? 64 : 256;
+}
+
 }  // namespace
 
 Algo chooseAlgo(Family family, std::size_t bytes) {
@@ -59,7 +71,18 @@ Algo chooseAlgo(Family family, std::size_t bytes) {
   const bool fits = mailbox::usable() && bytes <= mailbox::capacity();
   if (want == "auto") return fits && bytes <= autoMailboxMax(family) ? Algo::kMailbox : fallback(family, bytes);
   const Algo a = fromName(want);
+  if ((a == Algo::kPull || a == Algo::kPush) && !mailbox::usable()) return Algo::kSync;
   return a == Algo::kMailbox && !fits ? fallback(family, bytes) : a;
+}
+
+Algo chooseMove(const Group& g, Family family, std::size_t bytes) {
+  if (g.team == nullptr && family != Family::kReduce && forced(family) == "auto" && mailbox::usable())
+    return bytes <= activeSetMailboxMax(family) && bytes <= mailbox::capacity() ? Algo::kMailbox : Algo::kPush;
+  Algo a = chooseAlgo(family, bytes);
+  if (a != Algo::kPull && a != Algo::kPush) return a;
+  if (a == Algo::kPush && family == Family::kBroadcast && g.team) a = Algo::kPull;
+  if (a == Algo::kPull && !pullUsable(g)) a = family == Family::kBroadcast ? Algo::kSync : Algo::kPush;
+  return a == Algo::kPush && !pushUsable() ? Algo::kSync : a;
 }
 
 const char* algoName(Algo a) {
@@ -68,6 +91,8 @@ const char* algoName(Algo a) {
     case Algo::kSync: return "sync";
     case Algo::kDirect: return "direct";
     case Algo::kScatter: return "scatter";
+    case Algo::kPull: return "pull";
+    case Algo::kPush: return "push";
   }
   return "?";
 }
@@ -85,6 +110,11 @@ std::string describeAlgos(const char* prefix) {
     out += line;
     for (std::size_t b : kSizes) {
       snprintf(line, sizeof line, " %zu B %s%s", b, algoName(chooseAlgo(fam, b)), b == kSizes[5] ? "\n" : ",");
+      out += line;
+    }
+    if (fam != Family::kReduce && forced(fam) == "auto" && mailbox::usable()) {
+      snprintf(line, sizeof line, "%s  active sets: mailbox up to %zu B, then push\n", prefix,
+               std::min(activeSetMailboxMax(fam), mailbox::capacity()));
       out += line;
     }
   }

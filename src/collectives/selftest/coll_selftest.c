@@ -218,16 +218,19 @@ static void test_active_set(int start, int logstride, int size, long *ps, long *
     CHECK(slot[it % 2] == it * 1024 + left_idx, "barrier iteration %ld: slot %ld", it, slot[it % 2]);
     if (failures) break;
   }
-  /* broadcast32/64: root's dest untouched */
+  /* broadcast32/64: root's dest untouched. The active-set contract: before any member calls, every member's dest
+   * is ready (here: checked and cleared), so a barrier separates the calls that reuse dest; pSync is reused. */
   for (int rep = 0; rep < 20; rep++) {
     int root = rep % size;
     int32_t *s32 = (int32_t *)bufA, *d32 = (int32_t *)bufB;
     for (int i = 0; i < 11; i++) s32[i] = idx == root ? rep * 100 + i : -1, d32[i] = -5;
+    shmem_barrier(start, logstride, size, ps);
     shmem_broadcast32(d32, s32, 11, root, start, logstride, size, ps);
     for (int i = 0; i < 11; i++)
       CHECK(d32[i] == (idx == root ? -5 : rep * 100 + i), "broadcast32 rep %d [%d] = %d", rep, i, d32[i]);
     int64_t *s64 = (int64_t *)bufA, *d64 = (int64_t *)bufB;
     for (int i = 0; i < 5000; i++) s64[i] = idx == root ? rep * 100000 + i : -1, d64[i] = -5;
+    shmem_barrier(start, logstride, size, ps);
     shmem_broadcast64(d64, s64, 5000, root, start, logstride, size, ps);
     for (int i = 0; i < 5000; i++)
       if (d64[i] != (idx == root ? -5 : rep * 100000 + i)) {
@@ -240,6 +243,7 @@ static void test_active_set(int start, int logstride, int size, long *ps, long *
     int32_t *s = (int32_t *)bufA, *d = (int32_t *)bufB;
     int cnt = (idx + rep) % 3;
     for (int i = 0; i < cnt; i++) s[i] = idx * 100 + i + rep;
+    shmem_barrier(start, logstride, size, ps);
     shmem_collect32(d, s, (size_t)cnt, start, logstride, size, ps);
     int k = 0;
     for (int p = 0; p < size; p++)
@@ -247,8 +251,10 @@ static void test_active_set(int start, int logstride, int size, long *ps, long *
     int64_t *s64 = (int64_t *)bufA, *d64 = (int64_t *)bufB;
     s64[0] = idx + rep;
     s64[1] = -idx;
+    shmem_barrier(start, logstride, size, ps);
     shmem_fcollect64(d64, s64, 2, start, logstride, size, ps);
     for (int p = 0; p < size; p++) CHECK(d64[2 * p] == p + rep && d64[2 * p + 1] == -p, "fcollect64 rep %d [%d]", rep, p);
+    shmem_barrier(start, logstride, size, ps);
     shmem_collect64(d64, s64, 1, start, logstride, size, ps);
     for (int p = 0; p < size; p++) CHECK(d64[p] == p + rep, "collect64 rep %d [%d]", rep, p);
     shmem_fcollect32(d, s, 0, start, logstride, size, ps);
@@ -257,16 +263,20 @@ static void test_active_set(int start, int logstride, int size, long *ps, long *
   {
     int32_t *s = (int32_t *)bufA, *d = (int32_t *)bufB;
     for (int p = 0; p < size; p++) s[p] = idx * 10 + p;
+    shmem_barrier(start, logstride, size, ps);
     shmem_alltoall32(d, s, 1, start, logstride, size, ps);
     for (int p = 0; p < size; p++) CHECK(d[p] == p * 10 + idx, "alltoall32 [%d]", p);
     int64_t *s64 = (int64_t *)bufA, *d64 = (int64_t *)bufB;
     for (int p = 0; p < size; p++) s64[2 * p] = idx * 10 + p, s64[2 * p + 1] = 99;
+    shmem_barrier(start, logstride, size, ps);
     shmem_alltoall64(d64, s64, 2, start, logstride, size, ps);
     for (int p = 0; p < size; p++) CHECK(d64[2 * p] == p * 10 + idx && d64[2 * p + 1] == 99, "alltoall64 [%d]", p);
     for (int p = 0; p < size; p++) s64[2 * p] = idx * 10 + p;
+    shmem_barrier(start, logstride, size, ps);
     shmem_alltoalls64(d64, s64, 1, 2, 1, start, logstride, size, ps);
     for (int p = 0; p < size; p++) CHECK(d64[p] == p * 10 + idx, "alltoalls64 [%d]", p);
     for (int p = 0; p < size; p++) s[p] = idx * 10 + p;
+    shmem_barrier(start, logstride, size, ps);
     shmem_alltoalls32(d, s, 2, 1, 1, start, logstride, size, ps);
     for (int p = 0; p < size; p++) CHECK(d[2 * p] == p * 10 + idx, "alltoalls32 [%d]", p);
   }
