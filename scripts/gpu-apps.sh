@@ -4,6 +4,8 @@
 # GPU beside the MPI twin). Run on the GPU machine from the repository root:
 #   PARTS=checks,hsg,stencil scripts/gpu-apps.sh CARRY      (CARRY: scripts/gpu-carry.sh's folder)
 #   PARTS=gpu2 scripts/gpu-apps.sh CARRY                    (a machine with two GPUs: one PE per GPU)
+#   PARTS=verify                                            (the fixes not yet run on a GPU: staged HSG, host calls,
+#                                                            the shared-GPU warning)
 #   PARTS=bfs24 / bfs20 / bfs22                             (BFS: scale 24 on 1 PE; scale 20 on 2 PEs sharing the GPU,
 #                                                            gshmem and the MPI twin; scale 22, 16 roots, 1 PE)
 # Logs go to $OUT (or /tmp/gshmem-apps): one file per run, and summary.txt with every result line.
@@ -46,6 +48,14 @@ mps_off() {
   say "MPS: off"
 }
 say "date $(date -u +%FT%TZ) $(nvidia-smi -L | head -1)"
+if has verify; then  # what the last session built but could not run on a GPU (no MPS first: the warning must show)
+  run hsg_staged_np2_nomps 2 60 "$B/apps/hsg_gpu" --check --variant staged --size 32 --sweeps 10
+  grep -h "share GPU" "$OUT/hsg_staged_np2_nomps.log" | head -1 | tee -a "$S"
+  run gpu_tests_np2 2 150 "$B/tests/gpu/gpu_device_tests" --gtest_color=no
+  grep -hE "^\[  (PASSED|FAILED|SKIPPED) |HostCalls" "$OUT/gpu_tests_np2.log" | head -6 | tee -a "$S"
+  GSHMEM_P2P=0 run gpu_tests_np2_p2p0 2 150 "$B/tests/gpu/gpu_device_tests" --gtest_color=no
+  grep -hE "^\[  (PASSED|FAILED) " "$OUT/gpu_tests_np2_p2p0.log" | head -3 | tee -a "$S"
+fi
 if has hsg; then  # one PE alone on the GPU (no MPS), then the 2-PE rows without MPS for the record
   GSHMEM_SYMMETRIC_SIZE_DEVICE=4G run hsg_bench_L512_np1 1 300 "$B/apps/hsg_gpu" --bench --size 512 --sweeps 20
   for v in "--variant direct" "--mpi"; do
@@ -53,6 +63,10 @@ if has hsg; then  # one PE alone on the GPU (no MPS), then the 2-PE rows without
   done
 fi
 mps_on
+if has verify; then
+  for np in 2 4; do run hsg_staged_np$np $np 60 "$B/apps/hsg_gpu" --check --variant staged --size 32 --sweeps 10; done
+  run hsg_auto_p2p0_np2 2 60 env GSHMEM_P2P=0 "$B/apps/hsg_gpu" --check --variant auto --size 32 --sweeps 10
+fi
 if has checks; then
   for np in 1 2 4; do
     run hsg_check_np$np $np 120 "$B/apps/hsg_gpu" --check --size 32 --sweeps 10
