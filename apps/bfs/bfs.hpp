@@ -52,6 +52,10 @@ void queue_send(uint64_t *queue, uint64_t *count, uint64_t cap, int d, const uin
 /** Endpoints of input edge e (a pure function of p and e). */
 void gen_edge(const Params &p, uint64_t e, uint64_t *u, uint64_t *v);
 
+/** Sets g's size (N = 2^scale, M = edgefactor * N) and this PE's vertex block: blocks of ceil(N / npes) vertices
+ *  rounded up to 64 (bitmap words), the last PEs' possibly short or empty. */
+void partition(const Params &p, int me, int npes, Graph &g);
+
 /** Collective: generates this PE's share of the edge list, ships each directed copy to its owner through
  *  symmetric memory and builds the CSR. Returns false (on every PE) if symmetric memory ran out. */
 bool build_graph(const Params &p, Graph &g);

@@ -553,12 +553,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   bfs::Graph g;
-  g.me = me, g.npes = npes;
-  g.n = (uint64_t)1 << p.scale;
-  g.m = (uint64_t)p.edgefactor * g.n;
-  g.chunk = ((g.n + npes - 1) / npes + 63) / 64 * 64;
-  g.v0 = (uint64_t)me * g.chunk;
-  g.nloc = g.v0 < g.n ? std::min(g.n, g.v0 + g.chunk) - g.v0 : 0;
+  bfs::partition(p, me, npes, g);
   const double tg0 = apps::wtime();
   if (!bfs::build_graph(p, g)) {
     if (me == 0) std::fprintf(stderr, "bfs_gpu: shmem_malloc failed in construction (raise GSHMEM_SYMMETRIC_SIZE)\n");

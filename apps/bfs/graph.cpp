@@ -91,6 +91,16 @@ void gen_edge(const Params &p, uint64_t e, uint64_t *u, uint64_t *v) {
   *v = scramble(b, p);
 }
 
+void partition(const Params &p, int me, int npes, Graph &g) {
+  g.me = me;
+  g.npes = npes;
+  g.n = (uint64_t)1 << p.scale;
+  g.m = (uint64_t)p.edgefactor * g.n;
+  g.chunk = ((g.n + npes - 1) / npes + 63) / 64 * 64;
+  g.v0 = (uint64_t)me * g.chunk;
+  g.nloc = g.v0 < g.n ? std::min(g.n, g.v0 + g.chunk) - g.v0 : 0;
+}
+
 bool build_graph(const Params &p, Graph &g) {
   const int me = g.me, npes = g.npes;
   const uint64_t e0 = g.m * me / npes, e1 = g.m * (me + 1) / npes;
