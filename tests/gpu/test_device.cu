@@ -9,6 +9,7 @@
 #include <gshmem/nvshmem_compat.h>
 
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "pe_test.hpp"
@@ -334,6 +335,18 @@ TEST_F(Gpu, SmallPutSignalStress) {
   cudaFree(errors);
 }
 
+// The bytes of `v` that differ from the pattern char(i * 7 + pe): empty, or how many and where the first and last
+// are (which transfer, chunk or tail lost them).
+std::string badBytes(const std::vector<char>& v, int pe) {
+  size_t bad = 0, first = 0, last = 0;
+  for (size_t i = 0; i < v.size(); ++i)
+    if (v[i] != char(i * 7 + pe)) last = i, first = bad++ ? first : i;
+  if (!bad) return "";
+  return std::to_string(bad) + " of " + std::to_string(v.size()) + " bytes differ, first at " + std::to_string(first) +
+         " (" + std::to_string(int(v[first])) + " for " + std::to_string(int(char(first * 7 + pe))) + "), last at " +
+         std::to_string(last);
+}
+
 TEST_F(Gpu, StreamOrderedCalls) {
   const size_t small = 3000, big = (size_t(3) << 20) + 100;
   char* dst = static_cast<char*>(gshmemx_calloc_device(1, big + 4096));
@@ -350,9 +363,7 @@ TEST_F(Gpu, StreamOrderedCalls) {
   gshmemx_barrier_all_on_stream(s);
   CK(cudaStreamSynchronize(s));
   CK(cudaMemcpy(back.data(), dst, big, cudaMemcpyDeviceToHost));
-  size_t bad = 0;
-  for (size_t i = 0; i < big; ++i) bad += back[i] != char(i * 7 + left());
-  EXPECT_EQ(bad, 0u);
+  EXPECT_EQ(badBytes(back, left()), "") << "what the left neighbour put";
   // get back what I put on the right neighbour
   char* got = nullptr;
   CK(cudaMalloc(&got, big));
@@ -360,9 +371,7 @@ TEST_F(Gpu, StreamOrderedCalls) {
   gshmemx_quiet_on_stream(s);
   CK(cudaStreamSynchronize(s));
   CK(cudaMemcpy(back.data(), got, big, cudaMemcpyDeviceToHost));
-  bad = 0;
-  for (size_t i = 0; i < big; ++i) bad += back[i] != char(i * 7 + me_);
-  EXPECT_EQ(bad, 0u);
+  EXPECT_EQ(badBytes(back, me_), "") << "what this PE put on the right neighbour, got back";
   // signal: everyone sends 4 KiB with a signal to the right and waits for its own
   gshmemx_barrier_all_on_stream(s);
   gshmemx_putmem_signal_on_stream(dst, src, 4096, sig, 77, GSHMEM_SIGNAL_SET, right(), s);

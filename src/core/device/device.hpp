@@ -25,8 +25,8 @@ extern Region g_region;
 /// The backend (device_cuda.cpp, or device_none.cpp without CUDA). All collective ones are called on every PE.
 /// Failures come back as Status; the public call that asked turns them into its one-line error.
 /// Called first in shmem_init, before anything may initialize CUDA (MPI, UCX, the topology): sets what CUDA reads
-/// at its initialization (CUDA_MODULE_LOADING=EAGER unless the program set it; takes effect only when CUDA was not
-/// initialized before shmem_init).
+/// at its initialization (CUDA_MODULE_LOADING=EAGER, and CUDA_DEVICE_MAX_CONNECTIONS=8 when an MPS daemon is seen,
+/// each unless the program set it; takes effect only when CUDA was not initialized before shmem_init).
 void beforeCudaInit();
 /// Collective: create the heap when every PE has a GPU and GSHMEM_SYMMETRIC_SIZE_DEVICE > 0; map peers; start the
 /// proxy. On failure *err holds the one-line reason with its fix (an init phase).

@@ -256,6 +256,12 @@ void beforeCudaInit() {
   // on the GPU. A user kernel, or a stream wait, that waits for a signal only this process's proxy or staged server
   // can deliver would then wait for a launch that waits for it. Unless the program chose a mode, load eagerly.
   setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+  // CUDA maps streams onto a few hardware work queues, and a stream waiting for a signal (a stream wait or a waiting
+  // kernel) stalls every stream that shares its queue. When a peer is reached through the staged protocol, the
+  // signal comes from this process's own server stream: sharing a queue with the waiter, it never runs. MPS clients
+  // get fewer queues than the 8 a process gets alone (2 PEs deadlock there with 2); unless the program chose a
+  // number, ask for the 8 under MPS too.
+  if (mpsDaemonSeen()) setenv("CUDA_DEVICE_MAX_CONNECTIONS", "8", 0);
 }
 
 Status backendInit(std::string* err) {
