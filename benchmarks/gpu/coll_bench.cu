@@ -126,7 +126,8 @@ __global__ void __launch_bounds__(kDevThreads) devLoop(int c, float* dst, const 
       case kAllGather: DEVX(float_fcollect_block)(DEV_TEAM, dst, src, per); break;
       case kBroadcast: DEVX(float_broadcast_block)(DEV_TEAM, dst, src, n, 0); break;
       case kAllToAll: DEVX(float_alltoall_block)(DEV_TEAM, dst, src, per); break;
-      default: DEVX(barrier_all_block)(); break;
+      case kDevBarrier: DEVX(barrier_all_block)(); break;
+      default: break;
     }
   }
 }
@@ -200,7 +201,7 @@ void calls(bool dev, int c, float* dst, float* src, size_t bytes, int count, cud
 /// row each; returns the wrong items counted over all PEs.
 long timeRows(bool dev, float* dst, float* src, size_t max, cudaStream_t s, cudaEvent_t a, cudaEvent_t b) {
   long bad_total = 0;
-  const int ncoll = dev ? kColls + 1 : kColls;
+  const int ncoll = dev ? kColls + 1 : kColls;  // the device barrier row comes last
   for (int c = 0; c < ncoll; ++c) {
     const bool barrier = c == kColls;
     for (size_t step = 8 * g_np; step <= max; step *= 8) {
@@ -235,11 +236,16 @@ long timeRows(bool dev, float* dst, float* src, size_t max, cudaStream_t s, cuda
 
 int main(int argc, char** argv) {
   size_t max = size_t(256) << 20, dev_max = size_t(64) << 20;
-  bool stream_rows = true, dev_rows = true, mpi_init = false;
+  bool stream_rows = true, dev_rows = true;
+#if defined(COLL_NVSHMEM)
+  bool mpi_init = false;
+#endif
   for (int i = 1; i + 1 < argc; ++i) {
     if (!std::strcmp(argv[i], "--max")) max = std::strtoull(argv[i + 1], nullptr, 0);
     if (!std::strcmp(argv[i], "--dev-max")) dev_max = std::strtoull(argv[i + 1], nullptr, 0);
+#if defined(COLL_NVSHMEM)
     if (!std::strcmp(argv[i], "--init")) mpi_init = !std::strcmp(argv[i + 1], "mpi");
+#endif
     if (!std::strcmp(argv[i], "--mode")) {
       stream_rows = std::strcmp(argv[i + 1], "device") != 0;
       dev_rows = std::strcmp(argv[i + 1], "stream") != 0;
@@ -248,7 +254,6 @@ int main(int argc, char** argv) {
 #if defined(COLL_NCCL)
   dev_rows = false;
 #endif
-  (void)mpi_init;
   if (dev_max > max) dev_max = max;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &g_me);
