@@ -103,10 +103,10 @@ double busFactor(Coll c) {
   return (n - 1) / n;
 }
 
-#if !defined(COLL_NCCL)
-constexpr int kDevThreads = 512;
 const char* kDevNames[] = {"dev_all_reduce", "dev_reduce_scatter", "dev_all_gather", "dev_broadcast", "dev_all_to_all",
                            "dev_barrier"};
+#if !defined(COLL_NCCL)
+constexpr int kDevThreads = 512;
 constexpr int kDevBarrier = kColls;  // the barrier row follows the five collectives
 #if defined(COLL_NVSHMEM)
 #define DEVX(name) nvshmemx_##name
