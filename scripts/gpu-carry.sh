@@ -1,7 +1,6 @@
 #!/bin/bash
 # Copies the binaries the lent GPU machine runs (scripts/gpu-lease.sh, scripts/gpu-apps.sh, scripts/gpu-nvshmem-peer.sh)
-# from a CUDA build tree
-# into a small carry folder, stripped: the device tool carries at most 64 MiB.
+# from a CUDA build tree into a small carry folder, stripped: the device tool carries at most 64 MiB.
 #   scripts/gpu-carry.sh BUILD CARRY
 set -eu
 B=${1:-build-gpu} C=${2:-build-carry}
