@@ -232,29 +232,34 @@ long timeRows(bool dev, float* dst, float* src, size_t max, cudaStream_t s, cuda
   return bad_total;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+/// Command line: --max, --dev-max, --mode stream|device|both, --init uid|mpi (NVSHMEM build).
+struct Args {
   size_t max = size_t(256) << 20, dev_max = size_t(64) << 20;
-  bool stream_rows = true, dev_rows = true;
-#if defined(COLL_NVSHMEM)
-  bool mpi_init = false;
-#endif
+  bool stream_rows = true, dev_rows = true, mpi_init = false;
+};
+Args parseArgs(int argc, char** argv) {
+  Args a;
   for (int i = 1; i + 1 < argc; ++i) {
-    if (!std::strcmp(argv[i], "--max")) max = std::strtoull(argv[i + 1], nullptr, 0);
-    if (!std::strcmp(argv[i], "--dev-max")) dev_max = std::strtoull(argv[i + 1], nullptr, 0);
-#if defined(COLL_NVSHMEM)
-    if (!std::strcmp(argv[i], "--init")) mpi_init = !std::strcmp(argv[i + 1], "mpi");
-#endif
+    if (!std::strcmp(argv[i], "--max")) a.max = std::strtoull(argv[i + 1], nullptr, 0);
+    if (!std::strcmp(argv[i], "--dev-max")) a.dev_max = std::strtoull(argv[i + 1], nullptr, 0);
+    if (!std::strcmp(argv[i], "--init")) a.mpi_init = !std::strcmp(argv[i + 1], "mpi");
     if (!std::strcmp(argv[i], "--mode")) {
-      stream_rows = std::strcmp(argv[i + 1], "device") != 0;
-      dev_rows = std::strcmp(argv[i + 1], "stream") != 0;
+      a.stream_rows = std::strcmp(argv[i + 1], "device") != 0;
+      a.dev_rows = std::strcmp(argv[i + 1], "stream") != 0;
     }
   }
 #if defined(COLL_NCCL)
-  dev_rows = false;
+  a.dev_rows = false;
 #endif
-  if (dev_max > max) dev_max = max;
+  if (a.dev_max > a.max) a.dev_max = a.max;
+  return a;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Args args = parseArgs(argc, argv);
+  const size_t max = args.max;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &g_me);
   MPI_Comm_size(MPI_COMM_WORLD, &g_np);
@@ -273,15 +278,15 @@ int main(int argc, char** argv) {
   nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
   MPI_Comm comm = MPI_COMM_WORLD;
   nvshmemx_uniqueid_t uid = NVSHMEMX_UNIQUEID_INITIALIZER;
-  if (mpi_init) {
+  if (args.mpi_init) {
     nvshmemx_set_attr_mpi_comm_args(&comm, &attr);
   } else {
     if (g_me == 0) nvshmemx_get_uniqueid(&uid);
     MPI_Bcast(&uid, sizeof uid, MPI_BYTE, 0, MPI_COMM_WORLD);
     nvshmemx_set_attr_uniqueid_args(g_me, g_np, &uid, &attr);
   }
-  if (nvshmemx_init_attr(mpi_init ? NVSHMEMX_INIT_WITH_MPI_COMM : NVSHMEMX_INIT_WITH_UNIQUEID, &attr) != 0) {
-    std::printf("coll_bench: nvshmemx_init_attr (%s) failed\n", mpi_init ? "MPI communicator" : "unique id");
+  if (nvshmemx_init_attr(args.mpi_init ? NVSHMEMX_INIT_WITH_MPI_COMM : NVSHMEMX_INIT_WITH_UNIQUEID, &attr) != 0) {
+    std::printf("coll_bench: nvshmemx_init_attr (%s) failed\n", args.mpi_init ? "MPI communicator" : "unique id");
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
   float* src = static_cast<float*>(nvshmem_malloc(max));
@@ -303,8 +308,8 @@ int main(int argc, char** argv) {
   CK(cudaEventCreate(&b));
   if (g_me == 0) std::printf("# %s, %d PEs, float sum; COLL lib collective bytes us-per-call bus-GB/s\n", LIB, g_np);
   long bad_total = 0;
-  if (stream_rows) bad_total += timeRows(false, dst, src, max, s, a, b);
-  if (dev_rows) bad_total += timeRows(true, dst, src, dev_max, s, a, b);
+  if (args.stream_rows) bad_total += timeRows(false, dst, src, max, s, a, b);
+  if (args.dev_rows) bad_total += timeRows(true, dst, src, args.dev_max, s, a, b);
   if (g_me == 0) std::printf("# %s: %ld wrong items in all\n", LIB, bad_total);
 #if defined(COLL_NCCL)
   ncclCommDestroy(g_comm);
