@@ -4,8 +4,8 @@
 # -DCOLL_NVSHMEM). Run on the GPU machine from the repository root:
 #   PARTS=halo,coll scripts/gpu-nvshmem-peer.sh CARRY      (CARRY: scripts/gpu-carry.sh's folder, gshmem binaries)
 # Parts (each fits a 10-minute device call on its own; both together may not):
-#   halo   the checks (--check: bitwise against a host run; 1 and 2 PEs; in-kernel and stream waits, plain launch),
-#          then HALO_SIZES (nx x ny : iterations) at 1 and 2 PEs, gshmem and NVSHMEM alternating, ROUNDS rounds
+#   halo   the checks (--check: bitwise against a host run; HALO_NPS PEs, default "1 2"; in-kernel and stream
+#          waits, plain launch), then HALO_SIZES (nx x ny : iterations) at those PE counts, gshmem and NVSHMEM alternating, ROUNDS rounds
 #   coll   coll_bench, stream and device rows, 8 B to COLL_MAX (64 MiB), 1 and 2 PEs, alternating, COLL_ROUNDS rounds
 # Conditions, the same for both libraries: CUDA_VISIBLE_DEVICES=0; one PE runs alone, without MPS; two PEs share the
 # GPU under MPS (one daemon, started for the 2-PE runs, stopped after them). NVSHMEM gives full multi-PE-per-GPU
@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 B=${1:-build-carry}
 PARTS=${PARTS:-halo,coll}
 ROUNDS=${ROUNDS:-3} COLL_ROUNDS=${COLL_ROUNDS:-3} COLL_MAX=${COLL_MAX:-67108864}
-HALO_SIZES=${HALO_SIZES:-"1024x1024:5000 4096x4096:2000 8192x8192:1000"}
+HALO_SIZES=${HALO_SIZES:-"1024x1024:5000 4096x4096:2000 8192x8192:1000"} HALO_NPS=${HALO_NPS:-"1 2"}
 OUT=${OUT:-/tmp/gshmem-nvpeer}
 BIN=${NVPEER_BIN:-/tmp/gshmem-nvpeer-bin}  # NVSHMEM builds, kept while the machine stays warm
 mkdir -p "$OUT" "$BIN"
@@ -114,8 +114,8 @@ halo_rounds() {
     for sz in $HALO_SIZES; do
       local nx=${sz%%x*} rest=${sz#*x} ny iters
       ny=${rest%%:*} iters=${rest#*:}
-      run gshmem halo_gshmem_np${np}_${nx}x${ny}_r$r $np 180 halo --nx $nx --ny $ny --iters $iters
-      run nvshmem halo_nvshmem_np${np}_${nx}x${ny}_r$r $np 180 halo --nx $nx --ny $ny --iters $iters --init $NV_INIT
+      run gshmem halo_gshmem_np${np}_${nx}x${ny}_r$r $np ${HALO_T:-180} halo --nx $nx --ny $ny --iters $iters
+      run nvshmem halo_nvshmem_np${np}_${nx}x${ny}_r$r $np ${HALO_T:-180} halo --nx $nx --ny $ny --iters $iters --init $NV_INIT
     done
   done
 }
@@ -124,8 +124,8 @@ halo_rounds() {
 coll_rounds() {
   local np=$1
   for r in $(seq "$COLL_ROUNDS"); do
-    run gshmem coll_gshmem_np${np}_r$r $np 280 coll_bench --max "$COLL_MAX" --dev-max "$COLL_MAX"
-    run nvshmem coll_nvshmem_np${np}_r$r $np 280 coll_bench --max "$COLL_MAX" --dev-max "$COLL_MAX"
+    run gshmem coll_gshmem_np${np}_r$r $np ${COLL_T:-280} coll_bench --max "$COLL_MAX" --dev-max "$COLL_MAX"
+    run nvshmem coll_nvshmem_np${np}_r$r $np ${COLL_T:-280} coll_bench --max "$COLL_MAX" --dev-max "$COLL_MAX"
   done
 }
 
@@ -133,13 +133,13 @@ say "date $(date -u +%FT%TZ) $(nvidia-smi -L | head -1); NVSHMEM package: ${NV:-
 [ -n "$NV" ] || say "NVSHMEM: python package nvidia.nvshmem not found; the NVSHMEM runs will fail"
 has halo && build nvshmem_halo benchmarks/gpu/peers/halo.cu
 has coll && build nvshmem_coll_bench benchmarks/gpu/coll_bench.cu -DCOLL_NVSHMEM
-if has halo; then
+if [[ " $HALO_NPS " == *" 1 "* ]] && has halo; then
   halo_checks 1
   halo_rounds 1
 fi
 has coll && coll_rounds 1
 mps_on
-if has halo; then
+if [[ " $HALO_NPS " == *" 2 "* ]] && has halo; then
   halo_checks 2
   halo_rounds 2
 fi

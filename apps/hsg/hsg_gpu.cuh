@@ -1,8 +1,8 @@
 // hsg_gpu: the lattice arithmetic and kernels of the GPU spin glass (fp32), shared by the device kernels and the
 // host reference. Every function marked HSG_HD is compiled for both: the build disables contraction on both sides
 // (-fmad=false, -ffp-contract=off) and uses IEEE division and square root, so an over-relaxation step gives the
-// same bits on the GPU and the CPU. The heat bath calls logf/expf/sinf/cosf, whose last bits differ between the
-// CUDA and host math libraries: CPU and GPU heat baths agree to rounding, not bitwise.
+// same bits on the GPU and the CPU. The heat bath calls logf/expf and sincospif (sinf/cosf on the host), whose last
+// bits differ between the CUDA and host math libraries: CPU and GPU heat baths agree to rounding, not bitwise.
 //
 // Layout (colour-split, structure of arrays): plane lz (0..nz+1, 0 and nz+1 the ghosts) holds colour 0 then
 // colour 1; a colour holds the x, y, z components, each H2 = L*L/2 floats (row y, element j = x/2, with
@@ -56,38 +56,57 @@ HSG_HD inline uint64_t hash64(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
 }
 /** A float in (0, 1] from the top 24 bits of h (never 0, so logf(u) is finite). */
 HSG_HD inline float u01f(uint64_t h) { return (float)((h >> 40) + 1) * (1.0f / 16777216.0f); }
+/** A second float in (0, 1] from bits 16..39 of h (disjoint from u01f's). */
+HSG_HD inline float u01fLow(uint64_t h) { return (float)(((h >> 16) & 0xffffff) + 1) * (1.0f / 16777216.0f); }
 
 HSG_HD inline float coupling(uint64_t seed, uint64_t gsite, int dir) {
   return (hash64(seed, gsite, (uint64_t)dir, kCoupling) & 1) ? 1.0f : -1.0f;
 }
 
+/** *sn, *cs = sin, cos of 2 pi u. On the GPU without a range reduction (sincospif); the host's sinf/cosf of the
+ *  rounded angle differ from it by rounding only. */
+HSG_HD inline void sinCos2Pi(float u, float* sn, float* cs) {
+#ifdef __CUDA_ARCH__
+  sincospif(2.0f * u, sn, cs);
+#else
+  const float ph = 6.2831853f * u;
+  *sn = sinf(ph), *cs = cosf(ph);
+#endif
+}
+
 HSG_HD inline void randomUnit(float u1, float u2, float* v) {
-  const float c = 2.0f * u1 - 1.0f, sn = sqrtf(fmaxf(0.0f, 1.0f - c * c)), ph = 6.2831853f * u2;
-  v[0] = sn * cosf(ph);
-  v[1] = sn * sinf(ph);
+  const float c = 2.0f * u1 - 1.0f, sn = sqrtf(fmaxf(0.0f, 1.0f - c * c));
+  float sp, cp;
+  sinCos2Pi(u2, &sp, &cp);
+  v[0] = sn * cp;
+  v[1] = sn * sp;
   v[2] = c;
 }
 
-/** Heat-bath draw of a spin in the field h at inverse temperature beta (APPS.md's formula), from draw r. */
+/** Heat-bath draw of a spin in the field h at inverse temperature beta (APPS.md's formula), from draw r: cos theta
+ *  from u1, the azimuth from u2, around n = h / |h| in the frame (n, e1, e2). Compute-bound on a GPU: one draw, one
+ *  sincos without range reduction, reciprocals instead of divisions. */
 HSG_HD inline void heatBath(const float* h, float beta, uint64_t r, float* s) {
-  const float u1 = u01f(r), u2 = u01f(mix64(r));
+  const float u1 = u01f(r), u2 = u01fLow(r);
   const float m = sqrtf(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]), a = beta * m;
   if (!(a > 1e-6f)) {
     randomUnit(u1, u2, s);
     return;
   }
   const float ct = fminf(1.0f, fmaxf(-1.0f, 1.0f + logf(u1 + (1.0f - u1) * expf(-2.0f * a)) / a));
-  const float st = sqrtf(fmaxf(0.0f, 1.0f - ct * ct)), ph = 6.2831853f * u2;
-  const float n[3] = {h[0] / m, h[1] / m, h[2] / m};
+  const float st = sqrtf(fmaxf(0.0f, 1.0f - ct * ct)), im = 1.0f / m;
+  const float n[3] = {h[0] * im, h[1] * im, h[2] * im};
   const float a0 = fabsf(n[0]), a1 = fabsf(n[1]), a2 = fabsf(n[2]);
   const int ax = (a0 <= a1 && a0 <= a2) ? 0 : (a1 <= a2 ? 1 : 2);
   // e1 = normalize(n x e_ax), e2 = n x e1
   float e1[3] = {ax == 2 ? n[1] : (ax == 1 ? -n[2] : 0.0f), ax == 0 ? n[2] : (ax == 2 ? -n[0] : 0.0f),
                  ax == 1 ? n[0] : (ax == 0 ? -n[1] : 0.0f)};
-  const float e1n = sqrtf(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]);
-  for (float& v : e1) v /= e1n;
+  const float ie1 = 1.0f / sqrtf(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]);
+  for (float& v : e1) v *= ie1;
   const float e2[3] = {n[1] * e1[2] - n[2] * e1[1], n[2] * e1[0] - n[0] * e1[2], n[0] * e1[1] - n[1] * e1[0]};
-  const float cp = st * cosf(ph), sp = st * sinf(ph);
+  float sp, cp;
+  sinCos2Pi(u2, &sp, &cp);
+  cp *= st, sp *= st;
   for (int k = 0; k < 3; ++k) s[k] = ct * n[k] + cp * e1[k] + sp * e2[k];
 }
 
