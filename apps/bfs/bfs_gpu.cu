@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "../common/app_util.hpp"
+#include "../common/gpu_probe.cuh"
 #include "bfs.hpp"
 #include "bfs_gpu_kernels.cuh"
 
@@ -46,14 +47,7 @@ using bfs_gpu::kThreads;
 using bfs_gpu::ull;
 using namespace bfs_gpu::kernels;
 
-#define BFS_CK(x)                                                                                          \
-  do {                                                                                                     \
-    cudaError_t e_ = (x);                                                                                  \
-    if (e_ != cudaSuccess) {                                                                               \
-      std::fprintf(stderr, "bfs_gpu: PE %d: %s failed: %s\n", shmem_my_pe(), #x, cudaGetErrorString(e_)); \
-      shmem_global_exit(1);                                                                                \
-    }                                                                                                      \
-  } while (0)
+#define BFS_CK(x) APP_CUDA_CK("bfs_gpu", x)
 #define BFS_MPI(x)                                                                  \
   do {                                                                              \
     if ((x) != MPI_SUCCESS) {                                                       \

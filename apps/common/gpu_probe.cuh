@@ -1,5 +1,5 @@
 // The floor every GPU app compares itself with: the device-to-device copy bandwidth of this GPU, measured in the
-// same run. Header-only, for the GPU versions of the apps (nvcc).
+// same run, and the apps' CUDA check. Header-only, for the GPU versions of the apps (nvcc).
 //
 // Contract: copyBandwidth() returns the bytes read plus written per second of cudaMemcpyAsync of one buffer into
 // another on @p st (10 copies after a warm-up), the buffers as large as fit up to 1 GiB each (halved down to 16 MiB;
@@ -8,8 +8,22 @@
 #define GSHMEM_APPS_GPU_PROBE_CUH
 
 #include <cuda_runtime.h>
+#include <shmem.h>
 
 #include <cstddef>
+#include <cstdio>
+
+/// A CUDA call of GPU app @p app (a string literal) that must succeed: on failure one line names the app, the PE,
+/// the call and CUDA's error, and the job ends (shmem_global_exit).
+#define APP_CUDA_CK(app, x)                                                                                      \
+  do {                                                                                                           \
+    const cudaError_t e_ = (x);                                                                                  \
+    if (e_ != cudaSuccess) {                                                                                     \
+      std::fprintf(stderr, "%s: PE %d: %s failed: %s\n", app, shmem_my_pe(), #x, cudaGetErrorString(e_));       \
+      std::fflush(stderr);                                                                                       \
+      shmem_global_exit(1);                                                                                      \
+    }                                                                                                            \
+  } while (0)
 
 namespace apps {
 

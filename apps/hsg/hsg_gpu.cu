@@ -56,14 +56,7 @@ using hsg_gpu::kChunkSites;
 using hsg_gpu::kThreads;
 using namespace hsg_gpu::kernels;
 
-#define HSG_CK(x)                                                                                          \
-  do {                                                                                                     \
-    cudaError_t e_ = (x);                                                                                  \
-    if (e_ != cudaSuccess) {                                                                               \
-      std::fprintf(stderr, "hsg_gpu: PE %d: %s failed: %s\n", shmem_my_pe(), #x, cudaGetErrorString(e_)); \
-      shmem_global_exit(1);                                                                                \
-    }                                                                                                      \
-  } while (0)
+#define HSG_CK(x) APP_CUDA_CK("hsg_gpu", x)
 
 namespace {
 

@@ -60,17 +60,7 @@ namespace {
 using stencil::kRY;
 using stencil::kTX;
 
-[[noreturn]] void die(const char *what, const char *detail) {
-  std::fprintf(stderr, "stencil_gpu: PE %d: %s: %s\n", shmem_my_pe(), what, detail);
-  std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::abort();
-}
-#define CK(x)                                               \
-  do {                                                      \
-    const cudaError_t e_ = (x);                             \
-    if (e_ != cudaSuccess) die(#x, cudaGetErrorString(e_)); \
-  } while (0)
+#define CK(x) APP_CUDA_CK("stencil_gpu", x)
 #define CK_LAUNCH() CK(cudaGetLastError())
 
 enum class Variant { kDevice, kStream, kMpi };
