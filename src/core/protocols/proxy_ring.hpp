@@ -53,14 +53,15 @@ class ProxyRingConsumer {
       const ProxyRequest* s = slots + (t & mask);
       const uint64_t h = __atomic_load_n(&s->header, __ATOMIC_ACQUIRE);
       if ((h & kProxyPhaseBit) != proxyPhase(t, nslots)) break;
+      const uint32_t op = proxyOpOf(h), aux = proxyAuxOf(h);
       ProxyReq q;
       q.ticket = t;
-      q.op = proxyOpOf(h);
-      q.aux = proxyAuxOf(h);
+      q.op = op;
+      q.aux = aux;
       q.pe = proxyPeOf(h);
       q.off = proxyOffsetOf(h);
       q.value = __atomic_load_n(&s->value, __ATOMIC_RELAXED);
-      q.arg = needsArg(q) ? __atomic_load_n(&args[t & mask], __ATOMIC_RELAXED) : 0;
+      q.arg = needsArg(op, aux) ? __atomic_load_n(&args[t & mask], __ATOMIC_RELAXED) : 0;
       exec(q);
     }
     tail_ = t;
@@ -75,8 +76,8 @@ class ProxyRingConsumer {
   /// Requests taken so far.
   uint64_t tail() const { return tail_; }
 
-  static bool needsArg(const ProxyReq& q) {
-    return q.op == kProxyPut || q.op == kProxyGet || (q.op == kProxyAmo && (q.aux & 0xf) == static_cast<uint32_t>(AmoOp::CompareSwap));
+  static bool needsArg(uint32_t op, uint32_t aux) {
+    return op == kProxyPut || op == kProxyGet || (op == kProxyAmo && (aux & 0xf) == static_cast<uint32_t>(AmoOp::CompareSwap));
   }
 
  private:
