@@ -289,6 +289,29 @@ void BM_RingSameThread(benchmark::State& state) {
 }
 BENCHMARK(BM_RingSameThread)->ArgName("mix")->DenseRange(0, 3);
 
+/// The producer alone, as in BM_RingSameThread: one thread posts 64 requests, then moves the consumer's position
+/// past them without reading them (`done` and the device-side copy, every batch). Per item: claim + encode +
+/// publish. BM_RingSameThread minus this is the consumer's share of the same-thread case.
+void BM_RingPostOnly(benchmark::State& state) {
+  HostRing hr;
+  alignas(64) char src[64] = {1};
+  const std::vector<Req> reqs = requests(static_cast<int>(state.range(0)), src);
+  constexpr std::size_t kBatch = 64;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    for (std::size_t b = 0; b < kBatch; ++b, ++i) {
+      const Req& q = reqs[i & 1023];
+      post(hr.ring, q);
+    }
+    const unsigned long long head = __atomic_load_n(hr.ring.head, __ATOMIC_RELAXED);
+    __atomic_store_n(hr.ring.done, head, __ATOMIC_RELEASE);
+    __atomic_store_n(hr.ring.seen, head, __ATOMIC_RELAXED);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kBatch));
+  state.SetLabel(mixName(static_cast<int>(state.range(0))));
+}
+BENCHMARK(BM_RingPostOnly)->ArgName("mix")->DenseRange(0, 3);
+
 /// Consumer alone: the ring is refilled outside the timed region, then timed batches drain 1024 requests.
 /// Per item: poll + decode + dispatch + its share of the `done` store.
 void BM_RingDrain(benchmark::State& state) {

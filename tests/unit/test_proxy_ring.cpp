@@ -91,6 +91,43 @@ TEST(ProxyRing, BatchLimitAndStaleSlots) {
   EXPECT_EQ(r.c.take(16, [](const ProxyReq&) { FAIL() << "took a slot of the previous lap"; }), 0u);
 }
 
+TEST(ProxyRing, OneTakeCrossesTheRingEnd) {
+  Ring r;
+  for (uint32_t i = 0; i < kSlots - 2; ++i) r.post(kProxyPutV, 0, 0, 0, i, 0, false);
+  EXPECT_EQ(r.c.take(kSlots, [](const ProxyReq&) {}), kSlots - 2);
+  r.c.retire();
+  // Two requests in the last slots of lap 0, three in the first slots of lap 1: one take, in ticket order.
+  for (int i = 0; i < 5; ++i) r.post(kProxyPut, 0, 1, 64 * i, 100 + i, 8 * (i + 1), true);
+  uint64_t expect = kSlots - 2;
+  EXPECT_EQ(r.c.take(kSlots, [&](const ProxyReq& q) {
+    EXPECT_EQ(q.ticket, expect);
+    EXPECT_EQ(q.value, 100 + (expect - (kSlots - 2)));
+    EXPECT_EQ(q.arg, 8 * (expect - (kSlots - 2) + 1));
+    ++expect;
+  }), 5u);
+  EXPECT_EQ(r.c.tail(), kSlots + 3u);
+  // A take limited to the run before the ring's end stops there; the next one goes on from slot 0.
+  for (uint32_t i = 0; i < kSlots - 3; ++i) r.post(kProxyPutV, 0, 0, 0, i, 0, false);
+  EXPECT_EQ(r.c.take(kSlots - 3, [](const ProxyReq&) {}), kSlots - 3);
+  EXPECT_EQ(r.c.tail(), 2u * kSlots);
+  r.post(kProxyPutV, 0, 0, 0, 7, 0, false);
+  EXPECT_EQ(r.c.take(kSlots, [](const ProxyReq& q) { EXPECT_EQ(q.ticket, 2u * kSlots); }), 1u);
+}
+
+TEST(ProxyRing, ThirdWordOnlyForRequestsThatCarryOne) {
+  Ring r;
+  for (uint32_t i = 0; i < kSlots; ++i) r.args[i] = 0xbad0000 + i;  // left by requests of an earlier lap
+  r.post(kProxyPutV, 7, 1, 8, 1, 0, false);
+  r.post(kProxyGetV, 7, 1, 8, 0, 0, false);
+  r.post(kProxyAmo, static_cast<uint32_t>(AmoOp::FetchAdd) | 0x10, 1, 8, 1, 0, false);
+  r.post(kProxyAmo, static_cast<uint32_t>(AmoOp::Set), 1, 8, 1, 0, false);  // 4-byte operand
+  r.post(kProxyGet, 0, 1, 8, 0x1000, 24, true);
+  r.post(kProxyAmo, static_cast<uint32_t>(AmoOp::CompareSwap), 1, 8, 1, 3, true);
+  const uint64_t want[] = {0, 0, 0, 0, 24, 3};
+  unsigned k = 0;
+  EXPECT_EQ(r.c.take(kSlots, [&](const ProxyReq& q) { EXPECT_EQ(q.arg, want[k++]) << "request " << q.ticket; }), 6u);
+}
+
 TEST(ProxyRing, WrapsManyLaps) {
   Ring r;
   uint64_t next = 0, expect = 0;

@@ -42,28 +42,10 @@ class ProxyRingConsumer {
   /// Call exec(const ProxyReq&) for each published request in order, up to @p max. Returns how many.
   template <class Exec>
   unsigned take(unsigned max, Exec&& exec) {
-    // Locals, not members: exec() writes memory the compiler cannot tell apart from this object.
-    const ProxyRequest* const slots = slots_;
-    const uint64_t* const args = args_;
-    const uint64_t mask = mask_;
-    const uint32_t nslots = nslots_;
-    uint64_t t = tail_;
-    unsigned n = 0;
-    for (; n < max; ++n, ++t) {
-      const ProxyRequest* s = slots + (t & mask);
-      const uint64_t h = __atomic_load_n(&s->header, __ATOMIC_ACQUIRE);
-      if ((h & kProxyPhaseBit) != proxyPhase(t, nslots)) break;
-      ProxyReq q;
-      q.ticket = t;
-      q.op = proxyOpOf(h);
-      q.aux = proxyAuxOf(h);
-      q.pe = proxyPeOf(h);
-      q.off = proxyOffsetOf(h);
-      q.value = __atomic_load_n(&s->value, __ATOMIC_RELAXED);
-      q.arg = needsArg(q) ? __atomic_load_n(&args[t & mask], __ATOMIC_RELAXED) : 0;
-      exec(q);
-    }
-    tail_ = t;
+    unsigned n = takeRun(max, exec);
+    // A run that stopped at the ring's end goes on from slot 0, in the next lap; one that stopped at an unpublished
+    // slot does not poll again.
+    if (n != 0 && n < max && (tail_ & mask_) == 0) n += takeRun(max - n, exec);
     return n;
   }
 
@@ -75,11 +57,47 @@ class ProxyRingConsumer {
   /// Requests taken so far.
   uint64_t tail() const { return tail_; }
 
-  static bool needsArg(const ProxyReq& q) {
-    return q.op == kProxyPut || q.op == kProxyGet || (q.op == kProxyAmo && (q.aux & 0xf) == static_cast<uint32_t>(AmoOp::CompareSwap));
+  /// Whether a request of @p op / @p aux carries a third word in args[slot]. Takes the decoded scalars, not a
+  /// ProxyReq being filled: a compiler may merge the two adjacent 32-bit fields into one 64-bit load of the
+  /// half-written struct, which the two 32-bit stores cannot forward (a stall on every request).
+  static bool needsArg(uint32_t op, uint32_t aux) {
+    return op == kProxyPut || op == kProxyGet ||
+           (op == kProxyAmo && (aux & 0xf) == static_cast<uint32_t>(AmoOp::CompareSwap));
   }
 
  private:
+  /// take() within one lap: from the slot at tail_ to the first unpublished one or the ring's end, at most @p max
+  /// requests. Every slot of the run belongs to one lap: one phase for the run and an index walk, no mask or
+  /// phase per request. Each header is read with acquire before its slot's other words (the producer writes the
+  /// header last, with release).
+  template <class Exec>
+  unsigned takeRun(unsigned max, Exec& exec) {
+    // Locals, not members: exec() writes memory the compiler cannot tell apart from this object.
+    const uint64_t t0 = tail_;
+    const uint32_t i0 = static_cast<uint32_t>(t0 & mask_);
+    const uint32_t end = i0 + (max < nslots_ - i0 ? max : nslots_ - i0);
+    const uint64_t phase = proxyPhase(t0, nslots_);
+    const ProxyRequest* const slots = slots_;
+    const uint64_t* const args = args_;
+    uint32_t i = i0;
+    for (; i < end; ++i) {
+      const uint64_t h = __atomic_load_n(&slots[i].header, __ATOMIC_ACQUIRE);
+      if ((h ^ phase) & kProxyPhaseBit) break;
+      const uint32_t op = proxyOpOf(h), aux = proxyAuxOf(h);
+      ProxyReq q;
+      q.ticket = t0 + (i - i0);
+      q.op = op;
+      q.aux = aux;
+      q.pe = proxyPeOf(h);
+      q.off = proxyOffsetOf(h);
+      q.value = __atomic_load_n(&slots[i].value, __ATOMIC_RELAXED);
+      q.arg = needsArg(op, aux) ? __atomic_load_n(&args[i], __ATOMIC_RELAXED) : 0;
+      exec(q);
+    }
+    tail_ = t0 + (i - i0);
+    return i - i0;
+  }
+
   ProxyRequest* slots_ = nullptr;
   uint64_t* args_ = nullptr;
   uint64_t mask_ = 0;
