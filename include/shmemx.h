@@ -14,6 +14,15 @@ extern "C" {
 double shmemx_wtime(void);
 /** 1 between shmem_init (or shmem_init_thread) and shmem_finalize, else 0. */
 int gshmemx_query_initialized(void);
+/** A job identity for gshmemx_init_uniqueid (NVSHMEM's nvshmemx_get_uniqueid): written into @p id (at least 16 of
+ *  @p bytes; the rest zeroed) on one process, before initialization, then passed to every PE by the program (an
+ *  MPI broadcast, say). Returns 0, or -1 when @p bytes is too small. */
+int gshmemx_uniqueid_make(void* id, size_t bytes);
+/** shmem_init for PEs that were handed one unique id (NVSHMEM's NVSHMEMX_INIT_WITH_UNIQUEID): gshmem still starts
+ *  through its launcher (mpirun), so @p rank and @p nranks must be the launcher's rank and size, and every PE must
+ *  hold the same id. Returns 0 when initialized; -1, after one line naming the PE and the fix, when the id was not
+ *  made by gshmemx_uniqueid_make or the PEs disagree (the runtime is then finalized again on every PE). */
+int gshmemx_init_uniqueid(const void* id, size_t bytes, int rank, int nranks);
 
 /* ---- GPU memory. Present in every build; without CUDA or a GPU the device heap is absent:
  * gshmemx_device_available() returns 0 and allocations return NULL. Device memory is asked for by name

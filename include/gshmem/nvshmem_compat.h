@@ -6,8 +6,8 @@
  *     gshmem/compat/nvshmem_host.h;
  *   - everything else: gshmem/compat/nvshmem_aliases.h, generated, one alias of the gshmem function of the same
  *     semantics per name (gshmem/device.cuh declares them).
- * Limits (docs/NVSHMEM.md): teams other than NVSHMEM_TEAM_WORLD, unique-id bootstrap and symmetric user buffers
- * are refused with one line; launch with mpirun. */
+ * Limits (docs/NVSHMEM.md): teams other than NVSHMEM_TEAM_WORLD and symmetric user buffers are refused with one
+ * line; launch with mpirun (a unique-id init starts through the launcher too). */
 #ifndef GSHMEM_NVSHMEM_COMPAT_H
 #define GSHMEM_NVSHMEM_COMPAT_H
 
@@ -103,7 +103,7 @@ typedef struct {
     int rank;
     int nranks;
     nvshmemx_uniqueid_t uid;
-  } args; /* for NVSHMEMX_INIT_WITH_UNIQUEID (refused by gshmem) */
+  } args; /* for NVSHMEMX_INIT_WITH_UNIQUEID (the launcher's rank and size, see nvshmemx_init_attr) */
 } nvshmemx_init_attr_t;
 #define NVSHMEMX_INIT_ATTR_INITIALIZER {0, 0, {0, 0, NVSHMEMX_UNIQUEID_INITIALIZER}}
 

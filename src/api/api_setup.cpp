@@ -5,17 +5,52 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <random>
+#include <vector>
 
 #include "collectives/coll.hpp"
 #include "core/api.hpp"
 #include "api/api_common.hpp"
 #include "core/device/device.hpp"  // shmem_free of device blocks
+#include "core/runtime/runtime.hpp"  // the launcher's allgather (unique-id init)
 #include "shmem.h"
 #include "shmemx.h"
 
 namespace {
 
 constexpr std::size_t kDefaultAlign = 64;  ///< shmem_malloc alignment: a cache line, as heapRealloc uses
+
+/// The unique id gshmemx_uniqueid_make writes: a tag, a format version and a random number naming the job.
+struct UniqueId {
+  uint32_t magic, version;
+  uint64_t nonce;
+};
+constexpr uint32_t kUniqueIdMagic = 0x55534847;  // "GSHU"
+
+/// Collective, after shmem_init: whether every PE passed the same id and its launcher rank and size; if not, PE 0
+/// names the first PE that differs and the fix.
+bool uniqueIdAgreed(const char* call, const UniqueId& u, int rank, int nranks) {
+  struct Mine {
+    int rank, nranks;
+    uint64_t nonce;
+  } mine{rank, nranks, u.nonce};
+  const int n = shmem_n_pes(), me = shmem_my_pe();
+  std::vector<Mine> all(n);
+  if (gshmem::isError(gshmem::g_rt.bootstrap->allGather(&mine, all.data(), sizeof mine))) {
+    std::fprintf(stderr, "gshmem: PE %d: %s: the launcher's allgather failed\n", me, call);
+    return false;
+  }
+  for (int pe = 0; pe < n; ++pe) {
+    if (all[pe].rank == pe && all[pe].nranks == n && all[pe].nonce == all[0].nonce) continue;
+    if (me == 0)
+      std::fprintf(stderr, "gshmem: PE 0: %s: PE %d passed rank %d of %d%s, but gshmem starts through the launcher, "
+                   "where it is rank %d of %d; pass the launcher's rank and size (MPI_Comm_rank/size of "
+                   "MPI_COMM_WORLD) and one id to every PE\n", call, pe, all[pe].rank, all[pe].nranks,
+                   all[pe].nonce == all[0].nonce ? "" : " with another unique id than PE 0's", pe, n);
+    return false;
+  }
+  return true;
+}
 
 long numContexts(const shmem_team_config_t* config, long mask) {
   return (config && (mask & SHMEM_TEAM_NUM_CONTEXTS)) ? config->num_contexts : 0;
@@ -46,6 +81,28 @@ void shmem_query_thread(int* provided) {
 void shmem_finalize(void) { gshmem::runtimeFinalize(); }
 
 int gshmemx_query_initialized(void) { return gshmem::runtimeInitialized() ? 1 : 0; }
+
+int gshmemx_uniqueid_make(void* id, size_t bytes) {
+  if (id == nullptr || bytes < sizeof(UniqueId)) return -1;
+  std::memset(id, 0, bytes);
+  std::random_device rd;
+  const UniqueId u{kUniqueIdMagic, 1, (uint64_t(rd()) << 32) ^ rd() ^ uint64_t(std::time(nullptr))};
+  std::memcpy(id, &u, sizeof u);
+  return 0;
+}
+
+int gshmemx_init_uniqueid(const void* id, size_t bytes, int rank, int nranks) {
+  const char* call = "nvshmemx_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID)";
+  UniqueId u{};
+  if (id != nullptr && bytes >= sizeof u) std::memcpy(&u, id, sizeof u);
+  if (u.magic != kUniqueIdMagic) {
+    std::fprintf(stderr, "gshmem: rank %d: %s: the unique id was not made by nvshmemx_get_uniqueid of gshmem; make "
+                 "it on one process with nvshmemx_get_uniqueid and pass it to every process\n", rank, call);
+    return -1;
+  }
+  shmem_init();
+  return uniqueIdAgreed(call, u, rank, nranks) ? 0 : (shmem_finalize(), -1);
+}
 
 void shmem_global_exit(int status) { gshmem::globalExit(status); }
 

@@ -19,12 +19,18 @@ static inline int gshmemi_nv_unsupported(const char* call, const char* why, cons
 static inline void nvshmem_init(void) { shmem_init(); }
 static inline int nvshmem_init_thread(int requested, int* provided) { return shmem_init_thread(requested, provided); }
 static inline void nvshmem_query_thread(int* provided) { shmem_query_thread(provided); }
-/* flags 0 and NVSHMEMX_INIT_WITH_MPI_COMM start the runtime over MPI_COMM_WORLD (launch with mpirun); a unique id
- * or another communicator is refused (with <mpi.h> included first, the communicator is compared with the world). */
+/* flags 0 and NVSHMEMX_INIT_WITH_MPI_COMM start the runtime over MPI_COMM_WORLD (launch with mpirun); another
+ * communicator is refused (with <mpi.h> included first, the communicator is compared with the world). A unique id
+ * (NVSHMEMX_INIT_WITH_UNIQUEID) starts it through the launcher too: the rank and size given must be the launcher's,
+ * and every PE must pass the id one process made with nvshmemx_get_uniqueid (gshmemx_init_uniqueid checks both). */
 static inline int nvshmemx_init_attr(unsigned int flags, nvshmemx_init_attr_t* attr) {
-  if (flags & NVSHMEMX_INIT_WITH_UNIQUEID)
-    return gshmemi_nv_unsupported("nvshmemx_init_attr", "NVSHMEMX_INIT_WITH_UNIQUEID",
-                                  "launch with mpirun and use NVSHMEMX_INIT_WITH_MPI_COMM or nvshmem_init");
+  if (flags & NVSHMEMX_INIT_WITH_UNIQUEID) {
+    if (attr == NULL) return gshmemi_nv_unsupported("nvshmemx_init_attr", "a unique id without attributes",
+                                                    "pass the attributes set by nvshmemx_set_attr_uniqueid_args");
+    return gshmemx_init_uniqueid(&attr->args.uid, sizeof(attr->args.uid), attr->args.rank, attr->args.nranks) == 0
+               ? NVSHMEMX_SUCCESS
+               : NVSHMEMX_ERROR_INTERNAL;
+  }
 #ifdef MPI_VERSION
   if ((flags & NVSHMEMX_INIT_WITH_MPI_COMM) && attr != NULL && attr->mpi_comm != NULL) {
     int same = MPI_UNEQUAL;
@@ -62,10 +68,9 @@ static inline int nvshmemx_set_attr_uniqueid_args(const int myrank, const int nr
   attr->args.uid = *uid;
   return NVSHMEMX_SUCCESS;
 }
+/* The id names the job; gshmem starts through its launcher (mpirun) whatever the id (see nvshmemx_init_attr). */
 static inline int nvshmemx_get_uniqueid(nvshmemx_uniqueid_t* uid) {
-  memset(uid, 0, sizeof(*uid));
-  return gshmemi_nv_unsupported("nvshmemx_get_uniqueid", "bootstrap through a unique id",
-                                "launch with mpirun and call nvshmem_init");
+  return gshmemx_uniqueid_make(uid, sizeof(*uid)) == 0 ? NVSHMEMX_SUCCESS : NVSHMEMX_ERROR_INTERNAL;
 }
 
 /* ---- symmetric heap: NVSHMEM's heap is GPU memory, gshmem's device heap (GSHMEM_SYMMETRIC_SIZE_DEVICE) */
