@@ -29,7 +29,8 @@
 // exits 1 on a failure.
 //   mpirun -np 2 halo [--nx N] [--ny N] [--iters N] [--warmup N] [--check] [--wait device|stream]
 //                     [--launch collective|plain] [--blocks N] [--init mpi|uid]
-// --init uid starts NVSHMEM through a unique id broadcast over MPI instead of the MPI communicator (gshmem refuses it).
+// --init uid starts through a unique id broadcast over MPI instead of the MPI communicator (under gshmem the launcher
+// still starts the runtime; the id and the ranks are checked).
 #include <mpi.h>
 #include <nvshmem.h>
 #include <nvshmemx.h>

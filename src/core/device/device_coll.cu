@@ -1,5 +1,6 @@
 // The stream forms of the device collectives (gshmemx_*_on_stream; the host forms wait for them). Arguments are
 // checked on the host, then kernels go on the stream, taking the DeviceHandle by value:
+//   * a team of one PE: one device-to-device copy into dest (none in place);
 //   * when a PE's contribution to each PE fits a scratch slot (deviceCollSlotBytes): one kernel, the one-round
 //     exchange through the scratch (coll__funcs.cuh), over as many blocks as the bytes warrant;
 //   * above: a barrier kernel, the data phase spread over many blocks (each a part of this PE's share), and a
@@ -76,6 +77,11 @@ template <int Op, typename T, class Phase>
 int run(const char* call, const DeviceHandle& h, dev::CollKind kind, void* d, const void* s, std::size_t c, int root,
         cudaStream_t st, Phase&& phase) {
   const std::size_t bytes = c * static_cast<std::size_t>(h.n_pes);
+  if (h.n_pes == 1) {  // a team of one: every collective copies its c bytes to dest, in stream order
+    const cudaError_t e = d == s ? cudaSuccess : cudaMemcpyAsync(d, s, c, cudaMemcpyDeviceToDevice, st);
+    if (e != cudaSuccess) fatal(call, "the copy of %zu bytes into dest failed: %s", c, cudaGetErrorString(e));
+    return 0;
+  }
   if (c <= deviceCollSlotBytes(h.n_pes)) {
     if (g_epoch_heap != h.heap_base) g_epoch = 0, g_epoch_heap = h.heap_base;
     exchangeKernel<Op, T><<<blocksFor(bytes), kThreads, 0, st>>>(h, kind, ++g_epoch, d, s, c, root);
