@@ -105,6 +105,7 @@ halo_checks() {
     run $lib halo_check_stream_${lib}_np$np $np 120 halo $c --wait stream $init
     run $lib halo_check_plain_${lib}_np$np $np 120 halo $c --launch plain $init
   done
+  run gshmem halo_check_uid_gshmem_np$np $np 120 halo $c --init uid  # gshmem's unique-id start (through mpirun)
 }
 
 # halo_rounds NP: HALO_SIZES, ROUNDS rounds, the two libraries alternating within each
