@@ -8,6 +8,7 @@
 // cache-line transfers per barrier (~250 ns); the tree's one round trip costs ~130 ns; alternating the tree's root
 // between epochs overlaps consecutive barriers (see teamSyncImpl).
 // Locks are ticket locks on the user's symmetric long at PE 0: high 32 bits = next ticket, low 32 = now serving.
+#include "base/config.hpp"
 #include "core/api.hpp"
 #include "core/team/team_internal.hpp"
 
@@ -21,7 +22,9 @@ constexpr int kLockPe = 0;
 constexpr int kTreeRadix = 8;            ///< children per node of the barrier tree; cells 0..7 take arrivals
 constexpr int kReleaseCell = kTreeRadix; ///< cell the parent writes to release this PE
 constexpr int kOddCells = 16;            ///< odd epochs use cells 16..24 (the mirrored tree)
-static_assert(kOddCells > kReleaseCell && kOddCells + kReleaseCell < kMaxRounds, "a slot holds kMaxRounds cells");
+constexpr int kCountCell = kMaxRounds - 2;  ///< counter barrier: arrivals so far, on member 0
+constexpr int kGoCell = kMaxRounds - 1;     ///< counter barrier: the last epoch released, on member 0
+static_assert(kOddCells > kReleaseCell && kOddCells + kReleaseCell < kCountCell, "a slot holds kMaxRounds cells");
 
 /// Store `epoch` into cell k of this team's slot on world PE `to` (same offset in every heap).
 inline void signalCell(gshmem_team* t, int k, int to, uint64_t epoch) {
@@ -43,14 +46,44 @@ inline Word lockAmo(const char* call, AmoOp op, long* lock, Word value, Word con
 
 namespace {
 
-enum SyncAlgo { kSyncTree = 0, kSyncDissemination = 1 };
+enum SyncAlgo { kSyncTree = 0, kSyncDissemination = 1, kSyncCounter = 2 };
 
-/// Tree when every member's heap is mapped here (one cache-line round trip per barrier); dissemination when some
-/// member is reached through the remote transport, where a hop costs a message (~5 us over TCP): both PEs of a pair
-/// send at once, so a barrier of 2 hosts costs one hop instead of the tree's arrival + release. Every member
-/// decides alike: "mapped" is the same-node relation (or nobody is mapped, under GSHMEM_TRANSPORTS=ucx).
+/// GSHMEM_COLL_BARRIER, else: dissemination when some member is reached through the remote transport, where a hop
+/// costs a message (~5 us over TCP): both PEs of a pair send at once, so a barrier of 2 hosts costs one hop instead
+/// of the tree's arrival + release. With every member mapped: the counter when some machine runs more PEs than cores
+/// (no member waits for a descheduled root), else the tree (one cache-line round trip per barrier). Every member
+/// decides alike: "mapped" is the same-node relation (or nobody, under GSHMEM_TRANSPORTS=ucx), and oversubscribed
+/// is agreed at init.
 int chooseSyncAlgo(const gshmem_team* t) {
-  return anyUnmapped(t->start, t->stride, t->size) ? kSyncDissemination : kSyncTree;
+  const std::string& want = params().COLL_BARRIER;
+  if (want == "dissemination" || anyUnmapped(t->start, t->stride, t->size)) return kSyncDissemination;
+  if (want == "tree") return kSyncTree;
+  if (want == "counter") return kSyncCounter;
+  return g_rt.oversubscribed ? kSyncCounter : kSyncTree;
+}
+
+/// The team's sync cell k on member 0, as mapped here (the counter barrier runs only with every member mapped).
+std::atomic<uint64_t>* rootCell(gshmem_team* t, int k, const char* call) {
+  RemoteAddr ra;
+  char* p = resolve(call, "sync cell", &controlArea()->sync[t->slot][k].value, sizeof(uint64_t), t->worldPe(0), &ra);
+  if (GSHMEM_UNLIKELY(p == nullptr)) fatal(call, "the counter barrier needs member 0 of the team mapped");
+  return reinterpret_cast<std::atomic<uint64_t>*>(p);
+}
+
+/// Counter barrier: every member adds 1 to the count cell of member 0; the member whose add brings it to
+/// epoch * n (the last to arrive, whichever it is) stores the epoch into the go cell of member 0, which the others
+/// poll. The count only grows (barrier e ends at e * n) and a member adds for barrier e + 1 only after it has seen go
+/// reach e, so consecutive barriers never race on a reset. The add is acq_rel and go a release store: what every
+/// member wrote before arriving is visible to every member that has seen go. Nobody waits for a fixed PE to be
+/// scheduled: with more PEs than cores the running member that completes the count releases everyone at once.
+void counterSync(gshmem_team* t, uint64_t epoch, const char* call) {
+  std::atomic<uint64_t>* count = rootCell(t, kCountCell, call);
+  std::atomic<uint64_t>* go = rootCell(t, kGoCell, call);
+  if (count->fetch_add(1, std::memory_order_acq_rel) + 1 == epoch * static_cast<uint64_t>(t->size)) {
+    go->store(epoch, std::memory_order_release);
+    return;
+  }
+  waitFor([&] { return go->load(std::memory_order_acquire) >= epoch; }, call);
 }
 
 /// Dissemination over cells 0..rounds-1 of the team's slot: in round r this PE stores the epoch into cell r of
@@ -72,6 +105,7 @@ void teamSyncImpl(gshmem_team* t, const char* call) {
   const uint64_t epoch = ++t->epoch;
   if (GSHMEM_UNLIKELY(t->sync_algo < 0)) t->sync_algo = chooseSyncAlgo(t);
   if (t->sync_algo == kSyncDissemination) return disseminationSync(t, epoch, call);
+  if (t->sync_algo == kSyncCounter) return counterSync(t, epoch, call);
   // Odd epochs use the mirrored tree (root = last member) and their own cells. In back-to-back barriers the PE that
   // left last (a leaf) is then the root, whose children have already arrived: the arrival of one barrier overlaps
   // the release of the previous one, so a steady stream of barriers costs about one one-way latency each.
