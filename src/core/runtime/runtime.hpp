@@ -125,6 +125,7 @@ struct Runtime {
   int check = 1;
   long wait_spins = 2048;
   bool oversubscribed = false;  ///< some machine of the job runs more PEs than it has cores (same on every PE)
+  bool crowded = false;         ///< this PE's machine runs more PEs than it has cores
   Transport* remote = nullptr;  ///< reaches the peers whose regions are not mapped here (UCX), or nullptr
 
   // Cold state.
@@ -291,22 +292,29 @@ __attribute__((always_inline)) inline void copyBytes(void* dst, const void* src,
   std::memcpy(dst, src, n);
 }
 
-/// Poll `ready()` until true: spin, then yield the core (PEs may outnumber cores). Every liveness::kPollStride
-/// polls the watchdog looks at the clock; a PE silent for GSHMEM_TIMEOUT ends the job naming `call`.
+/// Poll `ready()` until true: `max_spins` polls, then yield the core at every poll (PEs may outnumber cores). Every
+/// liveness::kPollStride polls the watchdog looks at the clock; a PE silent for GSHMEM_TIMEOUT ends the job naming
+/// `call`.
 template <typename F>
-inline void waitFor(F&& ready, const char* call = "a blocking wait") {
+inline void waitForSpins(F&& ready, const char* call, long max_spins) {
   long spins = 0;
   liveness::WaitWatch watch;
   while (!ready()) {
     if (GSHMEM_UNLIKELY(++watch.polls % liveness::kPollStride == 0)) liveness::poll(call, &watch);
     if (g_rt.remote) g_rt.remote->progress();
-    if (spins < g_rt.wait_spins) {
+    if (spins < max_spins) {
       ++spins;
       GSHMEM_CPU_RELAX();
     } else {
       sched_yield();
     }
   }
+}
+
+/// waitForSpins with GSHMEM_WAIT_SPINS polls before the first yield (at most 16 on a crowded machine).
+template <typename F>
+inline void waitFor(F&& ready, const char* call = "a blocking wait") {
+  waitForSpins(static_cast<F&&>(ready), call, g_rt.wait_spins);
 }
 
 }  // namespace gshmem

@@ -83,7 +83,9 @@ void counterSync(gshmem_team* t, uint64_t epoch, const char* call) {
     go->store(epoch, std::memory_order_release);
     return;
   }
-  waitFor([&] { return go->load(std::memory_order_acquire) >= epoch; }, call);
+  // On a crowded machine a member that is not last yields at once: the barrier cannot end before every member
+  // sharing this core has arrived, and spinning only delays them.
+  waitForSpins([&] { return go->load(std::memory_order_acquire) >= epoch; }, call, g_rt.crowded ? 0 : g_rt.wait_spins);
 }
 
 /// Dissemination over cells 0..rounds-1 of the team's slot: in round r this PE stores the epoch into cell r of
