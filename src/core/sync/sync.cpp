@@ -7,8 +7,13 @@
 // Measured on the 2-core CI machine: a dissemination barrier, where both PEs store and poll at once, costs two
 // cache-line transfers per barrier (~250 ns); the tree's one round trip costs ~130 ns; alternating the tree's root
 // between epochs overlaps consecutive barriers (see teamSyncImpl).
+// On a crowded machine (more PEs than cores) a barrier cannot end before every PE sharing this core has run, so a
+// waiting member yields the core at its first poll (barrierSpins): each PE then costs one context switch per
+// barrier, the least two PEs on one core can cost, and no polls are burnt before it. A last arriver that releases
+// the others (a "counter" barrier) measured the same on a barrier alone, but leaves member 0 descheduled after the
+// barrier half of the time, which costs a broadcast from member 0 a context switch (0.16 -> 1.3 us at 4 PEs on 2
+// cores); the tree's root is running when it releases.
 // Locks are ticket locks on the user's symmetric long at PE 0: high 32 bits = next ticket, low 32 = now serving.
-#include "base/config.hpp"
 #include "core/api.hpp"
 #include "core/team/team_internal.hpp"
 
@@ -22,9 +27,7 @@ constexpr int kLockPe = 0;
 constexpr int kTreeRadix = 8;            ///< children per node of the barrier tree; cells 0..7 take arrivals
 constexpr int kReleaseCell = kTreeRadix; ///< cell the parent writes to release this PE
 constexpr int kOddCells = 16;            ///< odd epochs use cells 16..24 (the mirrored tree)
-constexpr int kCountCell = kMaxRounds - 2;  ///< counter barrier: arrivals so far, on member 0
-constexpr int kGoCell = kMaxRounds - 1;     ///< counter barrier: the last epoch released, on member 0
-static_assert(kOddCells > kReleaseCell && kOddCells + kReleaseCell < kCountCell, "a slot holds kMaxRounds cells");
+static_assert(kOddCells > kReleaseCell && kOddCells + kReleaseCell < kMaxRounds, "a slot holds kMaxRounds cells");
 
 /// Store `epoch` into cell k of this team's slot on world PE `to` (same offset in every heap).
 inline void signalCell(gshmem_team* t, int k, int to, uint64_t epoch) {
@@ -46,46 +49,14 @@ inline Word lockAmo(const char* call, AmoOp op, long* lock, Word value, Word con
 
 namespace {
 
-enum SyncAlgo { kSyncTree = 0, kSyncDissemination = 1, kSyncCounter = 2 };
+enum SyncAlgo { kSyncTree = 0, kSyncDissemination = 1 };
 
-/// GSHMEM_COLL_BARRIER, else: dissemination when some member is reached through the remote transport, where a hop
-/// costs a message (~5 us over TCP): both PEs of a pair send at once, so a barrier of 2 hosts costs one hop instead
-/// of the tree's arrival + release. With every member mapped: the counter when some machine runs more PEs than cores
-/// (no member waits for a descheduled root), else the tree (one cache-line round trip per barrier). Every member
-/// decides alike: "mapped" is the same-node relation (or nobody, under GSHMEM_TRANSPORTS=ucx), and oversubscribed
-/// is agreed at init.
+/// Tree when every member's heap is mapped here (one cache-line round trip per barrier); dissemination when some
+/// member is reached through the remote transport, where a hop costs a message (~5 us over TCP): both PEs of a pair
+/// send at once, so a barrier of 2 hosts costs one hop instead of the tree's arrival + release. Every member
+/// decides alike: "mapped" is the same-node relation (or nobody is mapped, under GSHMEM_TRANSPORTS=ucx).
 int chooseSyncAlgo(const gshmem_team* t) {
-  const std::string& want = params().COLL_BARRIER;
-  if (want == "dissemination" || anyUnmapped(t->start, t->stride, t->size)) return kSyncDissemination;
-  if (want == "tree") return kSyncTree;
-  if (want == "counter") return kSyncCounter;
-  return g_rt.oversubscribed ? kSyncCounter : kSyncTree;
-}
-
-/// The team's sync cell k on member 0, as mapped here (the counter barrier runs only with every member mapped).
-std::atomic<uint64_t>* rootCell(gshmem_team* t, int k, const char* call) {
-  RemoteAddr ra;
-  char* p = resolve(call, "sync cell", &controlArea()->sync[t->slot][k].value, sizeof(uint64_t), t->worldPe(0), &ra);
-  if (GSHMEM_UNLIKELY(p == nullptr)) fatal(call, "the counter barrier needs member 0 of the team mapped");
-  return reinterpret_cast<std::atomic<uint64_t>*>(p);
-}
-
-/// Counter barrier: every member adds 1 to the count cell of member 0; the member whose add brings it to
-/// epoch * n (the last to arrive, whichever it is) stores the epoch into the go cell of member 0, which the others
-/// poll. The count only grows (barrier e ends at e * n) and a member adds for barrier e + 1 only after it has seen go
-/// reach e, so consecutive barriers never race on a reset. The add is acq_rel and go a release store: what every
-/// member wrote before arriving is visible to every member that has seen go. Nobody waits for a fixed PE to be
-/// scheduled: with more PEs than cores the running member that completes the count releases everyone at once.
-void counterSync(gshmem_team* t, uint64_t epoch, const char* call) {
-  std::atomic<uint64_t>* count = rootCell(t, kCountCell, call);
-  std::atomic<uint64_t>* go = rootCell(t, kGoCell, call);
-  if (count->fetch_add(1, std::memory_order_acq_rel) + 1 == epoch * static_cast<uint64_t>(t->size)) {
-    go->store(epoch, std::memory_order_release);
-    return;
-  }
-  // On a crowded machine a member that is not last yields at once: the barrier cannot end before every member
-  // sharing this core has arrived, and spinning only delays them.
-  waitForSpins([&] { return go->load(std::memory_order_acquire) >= epoch; }, call, g_rt.crowded ? 0 : g_rt.wait_spins);
+  return anyUnmapped(t->start, t->stride, t->size) ? kSyncDissemination : kSyncTree;
 }
 
 /// Dissemination over cells 0..rounds-1 of the team's slot: in round r this PE stores the epoch into cell r of
@@ -95,7 +66,7 @@ void disseminationSync(gshmem_team* t, uint64_t epoch, const char* call) {
   SyncCell* cells = controlArea()->sync[t->slot];
   for (int r = 0, dist = 1; dist < n; ++r, dist <<= 1) {
     signalCell(t, r, t->worldPe((t->my_index + dist) % n), epoch);
-    waitFor([&] { return cells[r].value.load(std::memory_order_acquire) >= epoch; }, call);
+    waitForSpins([&] { return cells[r].value.load(std::memory_order_acquire) >= epoch; }, call, barrierSpins());
   }
 }
 
@@ -107,7 +78,6 @@ void teamSyncImpl(gshmem_team* t, const char* call) {
   const uint64_t epoch = ++t->epoch;
   if (GSHMEM_UNLIKELY(t->sync_algo < 0)) t->sync_algo = chooseSyncAlgo(t);
   if (t->sync_algo == kSyncDissemination) return disseminationSync(t, epoch, call);
-  if (t->sync_algo == kSyncCounter) return counterSync(t, epoch, call);
   // Odd epochs use the mirrored tree (root = last member) and their own cells. In back-to-back barriers the PE that
   // left last (a leaf) is then the root, whose children have already arrived: the arrival of one barrier overlaps
   // the release of the previous one, so a steady stream of barriers costs about one one-way latency each.
@@ -120,13 +90,14 @@ void teamSyncImpl(gshmem_team* t, const char* call) {
   const int base = odd ? kOddCells : 0;
   SyncCell* cells = controlArea()->sync[t->slot] + base;
   auto reached = [epoch](SyncCell& c) { return c.value.load(std::memory_order_acquire) >= epoch; };
+  const long spins = barrierSpins();
   // Gather: children first (their arrivals land in cells 0..kRadix-1 of this PE).
   const int first_child = kTreeRadix * vme + 1;
-  for (int c = 0; c < kTreeRadix && first_child + c < n; ++c) waitFor([&] { return reached(cells[c]); }, call);
+  for (int c = 0; c < kTreeRadix && first_child + c < n; ++c) waitForSpins([&] { return reached(cells[c]); }, call, spins);
   if (vme > 0) {
     const int parent = (vme - 1) / kTreeRadix;
     signalCell(t, base + (vme - 1) % kTreeRadix, t->worldPe(real(parent)), epoch);
-    waitFor([&] { return reached(cells[kReleaseCell]); }, call);
+    waitForSpins([&] { return reached(cells[kReleaseCell]); }, call, spins);
   }
   // Release: children wait in their release cell.
   for (int c = 0; c < kTreeRadix && first_child + c < n; ++c)
