@@ -239,6 +239,9 @@ uint64_t remoteAmo(const char* call, const RemoteAddr& ra, AmoOp op, unsigned si
 /// Store (or atomically add, `add`) `value` into a 64-bit word a remote PE polls: not tracked by quiet, ordered
 /// after earlier signals to that PE (Transport::signalNbi / signalAddNbi).
 void remoteSignal(const char* call, const RemoteAddr& ra, uint64_t value, bool add = false);
+/// remoteSignal's store for a word nobody waits for at once (Transport::signalLazy): it may travel with this PE's
+/// next message to that PE, or leave at the next fence or wait poll.
+void remoteSignalLazy(const char* call, const RemoteAddr& ra, uint64_t value);
 /// Data then signal (set or add) to one PE through the remote transport (Transport::putSignal).
 void remotePutSignal(const char* call, const RemoteAddr& rd, const void* src, std::size_t n, const RemoteAddr& rs,
                      uint64_t value, bool add);

@@ -95,7 +95,8 @@ std::size_t UcxTransport::setAggregate(std::size_t value) {
 
 // ---------------------------------------------------------------- send side (application thread)
 
-Status UcxTransport::batchPut(int pe, const RemoteAddr& dst, const void* src, std::size_t n, uint32_t op) {
+Status UcxTransport::batchPut(int pe, const RemoteAddr& dst, const void* src, std::size_t n, uint32_t op,
+                              bool put) {
   Peer& p = peer(pe);
   const std::size_t need = sizeof(AmRec) + pad8(n);
   if (p.batch_len != 0 && p.batch_len + need > kBatchBytes) GSHMEM_CHECK(sendBatch(pe, false));
@@ -109,13 +110,14 @@ Status UcxTransport::batchPut(int pe, const RemoteAddr& dst, const void* src, st
   memcpy(b + p.batch_len, &rec, sizeof rec);
   memcpy(b + p.batch_len + sizeof rec, src, n);
   p.batch_len += static_cast<uint32_t>(need);
+  p.batch_puts |= put;
   return Status::Ok;
 }
 
 Status UcxTransport::sendBatch(int pe, bool want_ack) {
   Peer& p = peer(pe);
   if (!p.batch) p.batch.reset(new uint64_t[kBatchBytes / sizeof(uint64_t)]);
-  const bool has_puts = p.batch_len > sizeof(AmHead);
+  const bool has_puts = p.batch_puts;
   if (p.batch_len == 0) p.batch_len = sizeof(AmHead);  // a bare probe
   AmHead h{static_cast<uint32_t>(me_), want_ack ? kWantAck : 0u, want_ack ? ++p.probe_seq : 0};
   memcpy(p.batch.get(), &h, sizeof h);
@@ -124,6 +126,7 @@ Status UcxTransport::sendBatch(int pe, bool want_ack) {
   if (has_puts) markPosted(p);
   Status s = waitRequest(r, pe, "put");  // the batch buffer is reused next: wait for UCX to have sent it
   p.batch_len = 0;
+  p.batch_puts = false;
   return s;
 }
 
@@ -155,7 +158,7 @@ Status UcxTransport::quietByProbe() {
     // Read before the probe is posted: an operation another thread posts after it is not covered by it.
     const uint64_t target = p.posted.load(std::memory_order_acquire);
     const bool rma = target != p.done.load(std::memory_order_acquire);
-    if (!rma && p.batch_len == 0) continue;
+    if (!rma && !p.batch_puts) continue;  // nothing to complete: a batch of signals waits for the next message
     if (rma && !fenced) {
       GSHMEM_UCS_CHECK(ucp_worker_fence(worker_));  // the probe is applied after the RMA posted before it
       fenced = true;
@@ -175,7 +178,12 @@ Status UcxTransport::quietByProbe() {
     }
     completionAdd(c, pe, r, 0, target, "quiet");
   }
-  if (batching()) dirty_.clear();  // without batching it is always empty (and threads may share quiet)
+  if (batching()) {  // without batching it is always empty (and threads may share quiet)
+    std::size_t kept = 0;  // peers whose batch of signals was left for their next message
+    for (int pe : dirty_)
+      if (peer(pe).batch_len != 0) dirty_[kept++] = pe;
+    dirty_.resize(kept);
+  }
   completionsDrain(c, "quiet");
   return c.result;
 }
@@ -191,7 +199,12 @@ Status UcxTransport::putSignal(const RemoteAddr& dst, const void* src, std::size
 
 Status UcxTransport::signalByAm(const RemoteAddr& dst, uint64_t value, bool add) {
   // One record (a store, or an atomic add), no reply. Not counted as posted: the target polls the word, its
-  // arrival is the completion.
+  // arrival is the completion. With batching it joins the peer's batch (after the records held there: puts not sent
+  // yet, lazy signals), sent at once, so what was held travels in the same message.
+  if (batching()) {
+    GSHMEM_CHECK(batchPut(dst.pe, dst, &value, 8, add ? kRecAdd : kRecCopy, false));
+    return sendBatch(dst.pe, false);
+  }
   struct {
     AmHead h;
     AmRec r;
@@ -203,6 +216,13 @@ Status UcxTransport::signalByAm(const RemoteAddr& dst, uint64_t value, bool add)
   ucp_request_param_t prm = eagerParams();
   void* r = ucp_am_send_nbx(p.ep, kAmBatch, nullptr, 0, &msg, sizeof msg, &prm);
   return waitRequest(r, dst.pe, "signal");  // `msg` lives in this frame
+}
+
+Status UcxTransport::signalLazy(const RemoteAddr& dst, uint64_t value) {
+  // Held in the peer's batch, so it rides on the next message to that peer (a put-with-signal, a barrier's signal)
+  // or leaves at the next fence or progress() poll; quiet leaves a batch of signals alone (nothing to complete).
+  if (!batching()) return signalByAm(dst, value);
+  return batchPut(dst.pe, dst, &value, 8, kRecCopy, false);
 }
 
 // ---------------------------------------------------------------- receive side (inside ucp_worker_progress)
