@@ -31,6 +31,9 @@ constexpr unsigned kAmBatch = 0x6731;  // UCP active-message ids of this transpo
 constexpr unsigned kAmAck = 0x6732;
 constexpr uint32_t kWantAck = 1;
 constexpr std::size_t kBatchBytes = 8192;  // one eager message over TCP (UCX's default segment is 8 KiB)
+// Largest put-with-signal sent as one active message: between namespace hosts over TCP it beat put + fence + a
+// signal atomic (whose reply costs a round trip) from the batch limit up to here.
+constexpr std::size_t kAmPutSignalMax = std::size_t(64) << 10;
 
 struct AmHead {
   uint32_t src;    // sender's PE
@@ -189,12 +192,46 @@ Status UcxTransport::quietByProbe() {
 }
 
 // put-with-signal to a UCX peer: data and signal records in one message, sent at once (the target is waiting).
+// Up to the batch limit through the peer's batch; up to kAmPutSignalMax as one message of its own, gathered from the
+// caller's buffer (after the batch, which keeps its place in the stream); larger: put, fence, then the signal as an
+// atomic (the data goes by RMA).
 Status UcxTransport::putSignal(const RemoteAddr& dst, const void* src, std::size_t n, const RemoteAddr& sig,
                                uint64_t value, bool add) {
-  if (!batching() || n > agg_max_ || dst.pe != sig.pe) return Transport::putSignal(dst, src, n, sig, value, add);
+  if (!batching() || n > kAmPutSignalMax || dst.pe != sig.pe) return Transport::putSignal(dst, src, n, sig, value, add);
+  const uint32_t op = add ? kRecAdd : kRecCopy;
+  if (n > agg_max_) return amPutSignal(dst, src, n, sig, value, op);
   GSHMEM_CHECK(batchPut(dst.pe, dst, src, n));
-  GSHMEM_CHECK(batchPut(sig.pe, sig, &value, 8, add ? kRecAdd : kRecCopy));
+  GSHMEM_CHECK(batchPut(sig.pe, sig, &value, 8, op));
   return sendBatch(dst.pe, false);
+}
+
+// One active message [head, data record][data][pad to 8][signal record, value], parsed by onBatch as a batch.
+Status UcxTransport::amPutSignal(const RemoteAddr& dst, const void* src, std::size_t n, const RemoteAddr& sig,
+                                 uint64_t value, uint32_t op) {
+  Peer& p = peer(dst.pe);
+  if (p.batch_len != 0) GSHMEM_CHECK(sendBatch(dst.pe, false));
+  struct {
+    AmHead h;
+    AmRec r;
+  } head{{static_cast<uint32_t>(me_), 0, 0}, {static_cast<uint32_t>(dst.region) | (kRecCopy << 24),
+                                                static_cast<uint32_t>(n), dst.offset}};
+  struct {
+    AmRec r;
+    uint64_t v;
+  } tail{{static_cast<uint32_t>(sig.region) | (op << 24), 8, sig.offset}, value};
+  static const uint64_t kZeros = 0;
+  ucp_dt_iov_t iov[4];
+  std::size_t k = 0;
+  iov[k++] = {&head, sizeof head};
+  iov[k++] = {const_cast<void*>(src), n};
+  if (pad8(n) != n) iov[k++] = {const_cast<uint64_t*>(&kZeros), pad8(n) - n};
+  iov[k++] = {&tail, sizeof tail};
+  ucp_request_param_t prm = eagerParams();
+  prm.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
+  prm.datatype = ucp_dt_make_iov();
+  void* r = ucp_am_send_nbx(p.ep, kAmBatch, nullptr, 0, iov, k, &prm);
+  markPosted(p);
+  return waitRequest(r, dst.pe, "put with signal");  // `head`, `tail` and the caller's buffer are used until then
 }
 
 Status UcxTransport::signalByAm(const RemoteAddr& dst, uint64_t value, bool add) {

@@ -201,6 +201,8 @@ class UcxTransport final : public Transport {
   Status waitAck(int pe, uint64_t seq);
   Status quietByProbe();
   Status signalByAm(const RemoteAddr& dst, uint64_t value, bool add = false);
+  Status amPutSignal(const RemoteAddr& dst, const void* src, std::size_t n, const RemoteAddr& sig, uint64_t value,
+                     uint32_t op);
 
   void startProgressThread();
   void stopProgressThread();
