@@ -113,7 +113,8 @@ void broadcastPull(const Group& g, void* dest, const void* source, std::size_t b
 /// Member j's block for member i is the `bytes` at i * `stride` in j's source, landing in block j of i's dest
 /// (fcollect: stride 0; alltoall: stride bytes).
 void exchangePull(const Group& g, void* dest, const void* source, std::size_t bytes, std::size_t stride);
-/// The root stores its source into every member's dest (active sets only: the caller guarantees dest ready).
+/// The root stores its source into the dest of every member of its node and of one leader per other node, which
+/// stores it into its node's other members' dests (active sets only: the caller guarantees every dest ready).
 void broadcastPush(const Group& g, void* dest, const void* source, std::size_t bytes, int root, bool write_root);
 /// Same blocks as exchangePull, each stored by its owner into the reader's dest (on a team, once the reader has
 /// entered the call; on an active set at once, as the caller guarantees dest ready).

@@ -49,7 +49,7 @@ void psyncDissemination(const Group& g) {
   long* ps = g.psync;
   for (int r = 0, dist = 1; dist < g.size; ++r, dist <<= 1) {
     ops::signal(g.call, word(&ps[kPsDissem + r]), 1, true, g.worldPe((g.me + dist) % g.size));
-    waitFor([&] { return loadAcquire(&ps[kPsDissem + r]) > kSyncValue; }, g.call);
+    waitForSpins([&] { return loadAcquire(&ps[kPsDissem + r]) > kSyncValue; }, g.call, barrierSpins());
     __atomic_fetch_sub(&ps[kPsDissem + r], 1L, __ATOMIC_SEQ_CST);
   }
 }
@@ -61,12 +61,12 @@ void psyncBarrier(const Group& g) {
   int nchild = g.size - first_child;
   nchild = nchild < 0 ? 0 : (nchild > kRadix ? kRadix : nchild);
   if (nchild > 0) {
-    waitFor([&] { return loadAcquire(&ps[kPsArrive]) >= kSyncValue + nchild; }, g.call);
+    waitForSpins([&] { return loadAcquire(&ps[kPsArrive]) >= kSyncValue + nchild; }, g.call, barrierSpins());
     __atomic_fetch_sub(&ps[kPsArrive], static_cast<long>(nchild), __ATOMIC_SEQ_CST);
   }
   if (g.me != 0) {
     ops::signal(g.call, word(&ps[kPsArrive]), 1, true, g.worldPe((g.me - 1) / kRadix));
-    waitFor([&] { return loadAcquire(&ps[kPsRelease]) != kSyncValue; }, g.call);
+    waitForSpins([&] { return loadAcquire(&ps[kPsRelease]) != kSyncValue; }, g.call, barrierSpins());
     __atomic_store_n(&ps[kPsRelease], kSyncValue, __ATOMIC_SEQ_CST);
   }
   for (int c = 0; c < nchild; ++c)

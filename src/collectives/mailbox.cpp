@@ -101,7 +101,7 @@ void release(const char* call, int pe) {
   RemoteAddr ra;
   char* p = resolve(call, "mailbox", cell, sizeof(uint64_t), pe, &ra);
   if (GSHMEM_LIKELY(p != nullptr)) __atomic_store_n(reinterpret_cast<uint64_t*>(p), k, __ATOMIC_RELEASE);
-  else remoteSignal(call, ra, k, false);
+  else remoteSignalLazy(call, ra, k);  // the sender needs it only two messages later: let it ride on other traffic
 }
 
 void waitReleased(const char* call, int pe) {

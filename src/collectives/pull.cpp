@@ -10,7 +10,8 @@
 // Push (every block stored by its owner into the reader's dest, then "your block is in" posted; a member returns
 // when every block for it is in). Active sets: the specification makes the caller guarantee that every member's
 // dest is ready before any member calls, so the owner stores at once and no member waits for another to enter
-// (broadcast: the root stores into every dest). Teams: the library answers for readiness, so a member entering
+// (broadcast: the root stores into the dest of every member of its node and of one leader per other node, and
+// each leader, once its block is in, into the dests of its node's other members: one transfer per remote node). Teams: the library answers for readiness, so a member entering
 // the call first posts "my dest is ready" to every other member and the owners store on that notice (fcollect,
 // alltoall; team broadcast pulls). The two notices of a team call on one channel arrive in that order (the
 // mailbox's per-pair order). A block for a peer behind the remote transport and its notice travel as one
@@ -24,6 +25,7 @@
 // (every dest ready before any member calls). Pull requires every member's heap to be mapped here (pullUsable), push
 // only a usable mailbox (pushUsable); callers fall back to the synchronized algorithms otherwise.
 #include <cstring>
+#include <vector>
 
 #include "collectives/coll.hpp"
 #include "collectives/mailbox.hpp"
@@ -92,16 +94,53 @@ void exchangePull(const Group& g, void* dest, const void* source, std::size_t by
   for (int k = 1; k < g.size; ++k) mailbox::waitReleased(g.call, g.worldPe((g.me + k) % g.size));
 }
 
+namespace {
+
+bool sameNode(const Group& g, int a, int b) { return g_rt.node_of[g.worldPe(a)] == g_rt.node_of[g.worldPe(b)]; }
+
+/// Who stores the root's block into each member's dest in a push broadcast: the root for the members of its node
+/// and for one leader per other node (its lowest-numbered member), the leader for the rest of its node. Every member
+/// computes the same answer (node_of is the launcher's placement). Kept for the last group and root, so a run of
+/// calls over one active set computes it once (push runs on one thread: mailbox::usable).
+const std::vector<int>& pushParents(const Group& g, int root) {
+  static struct {
+    int start = -1, stride = 0, size = 0, root = -1;
+    std::vector<int> parent;
+  } c;
+  if (c.start == g.start && c.stride == g.stride && c.size == g.size && c.root == root) return c.parent;
+  c.start = g.start, c.stride = g.stride, c.size = g.size, c.root = root;
+  c.parent.assign(g.size, root);
+  std::vector<int> leader_of_node;  // by node_of value: the first member seen there
+  for (int m = 0; m < g.size; ++m) {
+    if (sameNode(g, m, root)) continue;
+    const int node = g_rt.node_of[g.worldPe(m)];
+    if (node >= static_cast<int>(leader_of_node.size())) leader_of_node.resize(node + 1, -1);
+    if (leader_of_node[node] < 0) leader_of_node[node] = m;
+    else c.parent[m] = leader_of_node[node];
+  }
+  return c.parent;
+}
+
+}  // namespace
+
 void broadcastPush(const Group& g, void* dest, const void* source, std::size_t bytes, int root, bool write_root) {
   checkSymmetric(g, "dest", dest, bytes);
   checkSymmetric(g, "source", source, bytes);
-  if (g.me == root) {
-    for (int k = 1; k < g.size; ++k) mailbox::sendData(g.call, g.worldPe((root + k) % g.size), dest, source, bytes);
-    if (write_root && dest != source) std::memmove(dest, source, bytes);
-    return;
+  const std::vector<int>& parent = pushParents(g, root);
+  if (g.me != root) {
+    mailbox::receive(g.call, g.worldPe(parent[g.me]));
+    mailbox::release(g.call, g.worldPe(parent[g.me]));
+    source = dest;  // a leader forwards the block it now holds
   }
-  mailbox::receive(g.call, g.worldPe(root));
-  mailbox::release(g.call, g.worldPe(root));
+  // Members this one serves: other nodes' leaders first (their transfer crosses the network, so it starts first),
+  // then its own node's members.
+  for (int pass = 0; pass < 2; ++pass)
+    for (int k = 1; k < g.size; ++k) {
+      const int j = (g.me + k) % g.size;
+      if (j != root && parent[j] == g.me && sameNode(g, j, g.me) == (pass == 1))
+        mailbox::sendData(g.call, g.worldPe(j), dest, source, bytes);
+    }
+  if (g.me == root && write_root && dest != source) std::memmove(dest, source, bytes);
 }
 
 void exchangePush(const Group& g, void* dest, const void* source, std::size_t bytes, std::size_t stride) {

@@ -143,6 +143,10 @@ class Transport {
     uint64_t old;
     return amo(dst, AmoOp::Add, 8, value, 0, &old);
   }
+  /// Like signalNbi, for a store nobody waits for at once (a "done with your message" acknowledgement): the
+  /// transport may hold it until its next message to that PE, fence, or progress() call, so that it travels with
+  /// other traffic. Ordered after earlier signals to the same PE. The default sends it at once.
+  virtual Status signalLazy(const RemoteAddr& dst, uint64_t value) { return signalNbi(dst, value); }
   /// Put `n` bytes to `dst`, then update the 64-bit signal at `sig` (same PE) with `value` (set, or add when
   /// `add`), the signal ordered after the data. Completion of the data by quiet(). The default is putNbi + fence +
   /// a Set/Add AMO; a transport may send both in one message.

@@ -32,6 +32,31 @@ TEST_F(Signals, PutmemSignalSetDeliversDataBeforeSignal) {
   shmem_free(buf);
 }
 
+// Sizes on both sides of each way a transport may carry a put-with-signal (over UCX: the batch up to 2 KiB, one
+// active message up to 64 KiB, RMA and a signal atomic above), odd lengths included; the signal counts deliveries.
+TEST_F(Signals, PutmemSignalAddEverySizeClass) {
+  static const size_t kSizes[] = {1, 7, 2047, 2048, 2049, 4099, 65535, 65536, 65537, 200003};
+  const size_t max = 200003;
+  char* buf = static_cast<char*>(shmem_calloc(max, 1));
+  uint64_t* sig = static_cast<uint64_t*>(shmem_calloc(1, sizeof(uint64_t)));
+  ASSERT_TRUE(buf && sig);
+  std::vector<char> src(max);
+  shmem_barrier_all();
+  uint64_t round = 0;
+  for (size_t n : kSizes) {
+    ++round;
+    for (size_t i = 0; i < n; ++i) src[i] = static_cast<char>(round * 31 + me_ + i);
+    shmem_putmem_signal(buf, src.data(), n, sig, 1, SHMEM_SIGNAL_ADD, right());
+    shmem_signal_wait_until(sig, SHMEM_CMP_EQ, round);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; ++i) bad += buf[i] != static_cast<char>(round * 31 + left() + i);
+    EXPECT_EQ(bad, 0u) << n << " bytes: data not complete when the signal arrived";
+    shmem_barrier_all();  // the left neighbour overwrites buf only after this
+  }
+  shmem_free(sig);
+  shmem_free(buf);
+}
+
 TEST_F(Signals, SignalAddFromEveryPe) {
   long* slots = static_cast<long*>(shmem_calloc(npes_, sizeof(long)));
   uint64_t* sig = static_cast<uint64_t*>(shmem_calloc(1, sizeof(uint64_t)));

@@ -43,6 +43,11 @@ void remoteSignal(const char* call, const RemoteAddr& ra, uint64_t value, bool a
   if (isError(s)) transportFailed(call, ra, "signal", s);
 }
 
+void remoteSignalLazy(const char* call, const RemoteAddr& ra, uint64_t value) {
+  Status s = remoteFor(call, ra.pe)->signalLazy(ra, value);
+  if (isError(s)) transportFailed(call, ra, "signal", s);
+}
+
 void remotePutSignal(const char* call, const RemoteAddr& rd, const void* src, std::size_t n, const RemoteAddr& rs,
                      uint64_t value, bool add) {
   Status s = remoteFor(call, rd.pe)->putSignal(rd, src, n, rs, value, add);

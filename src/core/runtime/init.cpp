@@ -109,7 +109,8 @@ Status waitPolicyInit(std::string* err) {
   for (int pe = 0; pe < g_rt.n_pes; ++pe)
     local += boot ? boots[pe] == boot : g_rt.node_of[pe] == g_rt.node_of[g_rt.my_pe];
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  if (local > cores && g_rt.wait_spins > 16) g_rt.wait_spins = 16;
+  g_rt.crowded = local > cores;
+  if (g_rt.crowded && g_rt.wait_spins > 16) g_rt.wait_spins = 16;
   // The same answer on every PE (collective algorithm choices depend on it): some machine is oversubscribed.
   const uint8_t mine = local > cores;
   std::vector<uint8_t> over(g_rt.n_pes);

@@ -125,6 +125,7 @@ struct Runtime {
   int check = 1;
   long wait_spins = 2048;
   bool oversubscribed = false;  ///< some machine of the job runs more PEs than it has cores (same on every PE)
+  bool crowded = false;         ///< this PE's machine runs more PEs than it has cores
   Transport* remote = nullptr;  ///< reaches the peers whose regions are not mapped here (UCX), or nullptr
 
   // Cold state.
@@ -238,6 +239,9 @@ uint64_t remoteAmo(const char* call, const RemoteAddr& ra, AmoOp op, unsigned si
 /// Store (or atomically add, `add`) `value` into a 64-bit word a remote PE polls: not tracked by quiet, ordered
 /// after earlier signals to that PE (Transport::signalNbi / signalAddNbi).
 void remoteSignal(const char* call, const RemoteAddr& ra, uint64_t value, bool add = false);
+/// remoteSignal's store for a word nobody waits for at once (Transport::signalLazy): it may travel with this PE's
+/// next message to that PE, or leave at the next fence or wait poll.
+void remoteSignalLazy(const char* call, const RemoteAddr& ra, uint64_t value);
 /// Data then signal (set or add) to one PE through the remote transport (Transport::putSignal).
 void remotePutSignal(const char* call, const RemoteAddr& rd, const void* src, std::size_t n, const RemoteAddr& rs,
                      uint64_t value, bool add);
@@ -291,22 +295,33 @@ __attribute__((always_inline)) inline void copyBytes(void* dst, const void* src,
   std::memcpy(dst, src, n);
 }
 
-/// Poll `ready()` until true: spin, then yield the core (PEs may outnumber cores). Every liveness::kPollStride
-/// polls the watchdog looks at the clock; a PE silent for GSHMEM_TIMEOUT ends the job naming `call`.
+/// Poll `ready()` until true: `max_spins` polls, then yield the core at every poll (PEs may outnumber cores). Every
+/// liveness::kPollStride polls the watchdog looks at the clock; a PE silent for GSHMEM_TIMEOUT ends the job naming
+/// `call`.
 template <typename F>
-inline void waitFor(F&& ready, const char* call = "a blocking wait") {
+inline void waitForSpins(F&& ready, const char* call, long max_spins) {
   long spins = 0;
   liveness::WaitWatch watch;
   while (!ready()) {
     if (GSHMEM_UNLIKELY(++watch.polls % liveness::kPollStride == 0)) liveness::poll(call, &watch);
     if (g_rt.remote) g_rt.remote->progress();
-    if (spins < g_rt.wait_spins) {
+    if (spins < max_spins) {
       ++spins;
       GSHMEM_CPU_RELAX();
     } else {
       sched_yield();
     }
   }
+}
+
+/// Polls before a barrier's wait yields: none on a crowded machine, where a barrier cannot end before every PE
+/// sharing this core has run (core/sync/sync.cpp), else GSHMEM_WAIT_SPINS.
+inline long barrierSpins() { return g_rt.crowded ? 0 : g_rt.wait_spins; }
+
+/// waitForSpins with GSHMEM_WAIT_SPINS polls before the first yield (at most 16 on a crowded machine).
+template <typename F>
+inline void waitFor(F&& ready, const char* call = "a blocking wait") {
+  waitForSpins(static_cast<F&&>(ready), call, g_rt.wait_spins);
 }
 
 }  // namespace gshmem

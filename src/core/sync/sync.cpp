@@ -3,10 +3,17 @@
 // each child c has stored the team's epoch into cell c of i's slot, stores the epoch into its own cell in its parent,
 // waits for the parent's epoch in its release cell, then releases its children. Every cell has exactly one writer
 // and only grows, so consecutive barriers never race on a reset. Cells are 64 bytes apart (no false sharing).
-// Teams with members reached through UCX use a dissemination barrier instead (see chooseSyncAlgo).
+// Teams with members reached through UCX use a dissemination barrier instead at 2 members and above one tree level
+// (see chooseSyncAlgo).
 // Measured on the 2-core CI machine: a dissemination barrier, where both PEs store and poll at once, costs two
 // cache-line transfers per barrier (~250 ns); the tree's one round trip costs ~130 ns; alternating the tree's root
 // between epochs overlaps consecutive barriers (see teamSyncImpl).
+// On a crowded machine (more PEs than cores) a barrier cannot end before every PE sharing this core has run, so a
+// waiting member yields the core at its first poll (barrierSpins): each PE then costs one context switch per
+// barrier, the least two PEs on one core can cost, and no polls are burnt before it. A last arriver that releases
+// the others (a "counter" barrier) measured the same on a barrier alone, but leaves member 0 descheduled after the
+// barrier half of the time, which costs a broadcast from member 0 a context switch (0.16 -> 1.3 us at 4 PEs on 2
+// cores); the tree's root is running when it releases.
 // Locks are ticket locks on the user's symmetric long at PE 0: high 32 bits = next ticket, low 32 = now serving.
 #include "core/api.hpp"
 #include "core/team/team_internal.hpp"
@@ -45,12 +52,17 @@ namespace {
 
 enum SyncAlgo { kSyncTree = 0, kSyncDissemination = 1 };
 
-/// Tree when every member's heap is mapped here (one cache-line round trip per barrier); dissemination when some
-/// member is reached through the remote transport, where a hop costs a message (~5 us over TCP): both PEs of a pair
-/// send at once, so a barrier of 2 hosts costs one hop instead of the tree's arrival + release. Every member
-/// decides alike: "mapped" is the same-node relation (or nobody is mapped, under GSHMEM_TRANSPORTS=ucx).
+/// Tree when every member's heap is mapped here (one cache-line round trip per barrier), and with a member reached
+/// through the remote transport when the tree is one level of 3 to kTreeRadix + 1 members: there a hop is a message
+/// (~5 us over TCP) and the flat tree costs two (arrivals, then releases), as many as dissemination's two rounds at
+/// 4 members and fewer above, while its root, member 0, leaves first, one hop ahead of the others, so a broadcast
+/// from member 0 right after a barrier finds its data already on the way (2+2 PEs on two hosts, 8-32 KiB: 3.5-14 us
+/// per call against 17-22 us after a dissemination barrier). Dissemination at 2 members (both send at once: one hop
+/// where the tree pays two) and above one level. Every member decides alike: "mapped" is the same-node relation
+/// (or nobody is mapped, under GSHMEM_TRANSPORTS=ucx).
 int chooseSyncAlgo(const gshmem_team* t) {
-  return anyUnmapped(t->start, t->stride, t->size) ? kSyncDissemination : kSyncTree;
+  if (!anyUnmapped(t->start, t->stride, t->size)) return kSyncTree;
+  return t->size > 2 && t->size <= kTreeRadix + 1 ? kSyncTree : kSyncDissemination;
 }
 
 /// Dissemination over cells 0..rounds-1 of the team's slot: in round r this PE stores the epoch into cell r of
@@ -60,7 +72,7 @@ void disseminationSync(gshmem_team* t, uint64_t epoch, const char* call) {
   SyncCell* cells = controlArea()->sync[t->slot];
   for (int r = 0, dist = 1; dist < n; ++r, dist <<= 1) {
     signalCell(t, r, t->worldPe((t->my_index + dist) % n), epoch);
-    waitFor([&] { return cells[r].value.load(std::memory_order_acquire) >= epoch; }, call);
+    waitForSpins([&] { return cells[r].value.load(std::memory_order_acquire) >= epoch; }, call, barrierSpins());
   }
 }
 
@@ -84,13 +96,14 @@ void teamSyncImpl(gshmem_team* t, const char* call) {
   const int base = odd ? kOddCells : 0;
   SyncCell* cells = controlArea()->sync[t->slot] + base;
   auto reached = [epoch](SyncCell& c) { return c.value.load(std::memory_order_acquire) >= epoch; };
+  const long spins = barrierSpins();
   // Gather: children first (their arrivals land in cells 0..kRadix-1 of this PE).
   const int first_child = kTreeRadix * vme + 1;
-  for (int c = 0; c < kTreeRadix && first_child + c < n; ++c) waitFor([&] { return reached(cells[c]); }, call);
+  for (int c = 0; c < kTreeRadix && first_child + c < n; ++c) waitForSpins([&] { return reached(cells[c]); }, call, spins);
   if (vme > 0) {
     const int parent = (vme - 1) / kTreeRadix;
     signalCell(t, base + (vme - 1) % kTreeRadix, t->worldPe(real(parent)), epoch);
-    waitFor([&] { return reached(cells[kReleaseCell]); }, call);
+    waitForSpins([&] { return reached(cells[kReleaseCell]); }, call, spins);
   }
   // Release: children wait in their release cell.
   for (int c = 0; c < kTreeRadix && first_child + c < n; ++c)

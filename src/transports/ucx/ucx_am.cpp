@@ -31,6 +31,9 @@ constexpr unsigned kAmBatch = 0x6731;  // UCP active-message ids of this transpo
 constexpr unsigned kAmAck = 0x6732;
 constexpr uint32_t kWantAck = 1;
 constexpr std::size_t kBatchBytes = 8192;  // one eager message over TCP (UCX's default segment is 8 KiB)
+// Largest put-with-signal sent as one active message: between namespace hosts over TCP it beat put + fence + a
+// signal atomic (whose reply costs a round trip) from the batch limit up to here.
+constexpr std::size_t kAmPutSignalMax = std::size_t(64) << 10;
 
 struct AmHead {
   uint32_t src;    // sender's PE
@@ -95,7 +98,8 @@ std::size_t UcxTransport::setAggregate(std::size_t value) {
 
 // ---------------------------------------------------------------- send side (application thread)
 
-Status UcxTransport::batchPut(int pe, const RemoteAddr& dst, const void* src, std::size_t n, uint32_t op) {
+Status UcxTransport::batchPut(int pe, const RemoteAddr& dst, const void* src, std::size_t n, uint32_t op,
+                              bool put) {
   Peer& p = peer(pe);
   const std::size_t need = sizeof(AmRec) + pad8(n);
   if (p.batch_len != 0 && p.batch_len + need > kBatchBytes) GSHMEM_CHECK(sendBatch(pe, false));
@@ -109,13 +113,14 @@ Status UcxTransport::batchPut(int pe, const RemoteAddr& dst, const void* src, st
   memcpy(b + p.batch_len, &rec, sizeof rec);
   memcpy(b + p.batch_len + sizeof rec, src, n);
   p.batch_len += static_cast<uint32_t>(need);
+  p.batch_puts |= put;
   return Status::Ok;
 }
 
 Status UcxTransport::sendBatch(int pe, bool want_ack) {
   Peer& p = peer(pe);
   if (!p.batch) p.batch.reset(new uint64_t[kBatchBytes / sizeof(uint64_t)]);
-  const bool has_puts = p.batch_len > sizeof(AmHead);
+  const bool has_puts = p.batch_puts;
   if (p.batch_len == 0) p.batch_len = sizeof(AmHead);  // a bare probe
   AmHead h{static_cast<uint32_t>(me_), want_ack ? kWantAck : 0u, want_ack ? ++p.probe_seq : 0};
   memcpy(p.batch.get(), &h, sizeof h);
@@ -124,6 +129,7 @@ Status UcxTransport::sendBatch(int pe, bool want_ack) {
   if (has_puts) markPosted(p);
   Status s = waitRequest(r, pe, "put");  // the batch buffer is reused next: wait for UCX to have sent it
   p.batch_len = 0;
+  p.batch_puts = false;
   return s;
 }
 
@@ -155,7 +161,7 @@ Status UcxTransport::quietByProbe() {
     // Read before the probe is posted: an operation another thread posts after it is not covered by it.
     const uint64_t target = p.posted.load(std::memory_order_acquire);
     const bool rma = target != p.done.load(std::memory_order_acquire);
-    if (!rma && p.batch_len == 0) continue;
+    if (!rma && !p.batch_puts) continue;  // nothing to complete: a batch of signals waits for the next message
     if (rma && !fenced) {
       GSHMEM_UCS_CHECK(ucp_worker_fence(worker_));  // the probe is applied after the RMA posted before it
       fenced = true;
@@ -175,23 +181,67 @@ Status UcxTransport::quietByProbe() {
     }
     completionAdd(c, pe, r, 0, target, "quiet");
   }
-  if (batching()) dirty_.clear();  // without batching it is always empty (and threads may share quiet)
+  if (batching()) {  // without batching it is always empty (and threads may share quiet)
+    std::size_t kept = 0;  // peers whose batch of signals was left for their next message
+    for (int pe : dirty_)
+      if (peer(pe).batch_len != 0) dirty_[kept++] = pe;
+    dirty_.resize(kept);
+  }
   completionsDrain(c, "quiet");
   return c.result;
 }
 
 // put-with-signal to a UCX peer: data and signal records in one message, sent at once (the target is waiting).
+// Up to the batch limit through the peer's batch; up to kAmPutSignalMax as one message of its own, gathered from the
+// caller's buffer (after the batch, which keeps its place in the stream); larger: put, fence, then the signal as an
+// atomic (the data goes by RMA).
 Status UcxTransport::putSignal(const RemoteAddr& dst, const void* src, std::size_t n, const RemoteAddr& sig,
                                uint64_t value, bool add) {
-  if (!batching() || n > agg_max_ || dst.pe != sig.pe) return Transport::putSignal(dst, src, n, sig, value, add);
+  if (!batching() || n > kAmPutSignalMax || dst.pe != sig.pe) return Transport::putSignal(dst, src, n, sig, value, add);
+  const uint32_t op = add ? kRecAdd : kRecCopy;
+  if (n > agg_max_) return amPutSignal(dst, src, n, sig, value, op);
   GSHMEM_CHECK(batchPut(dst.pe, dst, src, n));
-  GSHMEM_CHECK(batchPut(sig.pe, sig, &value, 8, add ? kRecAdd : kRecCopy));
+  GSHMEM_CHECK(batchPut(sig.pe, sig, &value, 8, op));
   return sendBatch(dst.pe, false);
+}
+
+// One active message [head, data record][data][pad to 8][signal record, value], parsed by onBatch as a batch.
+Status UcxTransport::amPutSignal(const RemoteAddr& dst, const void* src, std::size_t n, const RemoteAddr& sig,
+                                 uint64_t value, uint32_t op) {
+  Peer& p = peer(dst.pe);
+  if (p.batch_len != 0) GSHMEM_CHECK(sendBatch(dst.pe, false));
+  struct {
+    AmHead h;
+    AmRec r;
+  } head{{static_cast<uint32_t>(me_), 0, 0}, {static_cast<uint32_t>(dst.region) | (kRecCopy << 24),
+                                                static_cast<uint32_t>(n), dst.offset}};
+  struct {
+    AmRec r;
+    uint64_t v;
+  } tail{{static_cast<uint32_t>(sig.region) | (op << 24), 8, sig.offset}, value};
+  static const uint64_t kZeros = 0;
+  ucp_dt_iov_t iov[4];
+  std::size_t k = 0;
+  iov[k++] = {&head, sizeof head};
+  iov[k++] = {const_cast<void*>(src), n};
+  if (pad8(n) != n) iov[k++] = {const_cast<uint64_t*>(&kZeros), pad8(n) - n};
+  iov[k++] = {&tail, sizeof tail};
+  ucp_request_param_t prm = eagerParams();
+  prm.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
+  prm.datatype = ucp_dt_make_iov();
+  void* r = ucp_am_send_nbx(p.ep, kAmBatch, nullptr, 0, iov, k, &prm);
+  markPosted(p);
+  return waitRequest(r, dst.pe, "put with signal");  // `head`, `tail` and the caller's buffer are used until then
 }
 
 Status UcxTransport::signalByAm(const RemoteAddr& dst, uint64_t value, bool add) {
   // One record (a store, or an atomic add), no reply. Not counted as posted: the target polls the word, its
-  // arrival is the completion.
+  // arrival is the completion. With batching it joins the peer's batch (after the records held there: puts not sent
+  // yet, lazy signals), sent at once, so what was held travels in the same message.
+  if (batching()) {
+    GSHMEM_CHECK(batchPut(dst.pe, dst, &value, 8, add ? kRecAdd : kRecCopy, false));
+    return sendBatch(dst.pe, false);
+  }
   struct {
     AmHead h;
     AmRec r;
@@ -203,6 +253,13 @@ Status UcxTransport::signalByAm(const RemoteAddr& dst, uint64_t value, bool add)
   ucp_request_param_t prm = eagerParams();
   void* r = ucp_am_send_nbx(p.ep, kAmBatch, nullptr, 0, &msg, sizeof msg, &prm);
   return waitRequest(r, dst.pe, "signal");  // `msg` lives in this frame
+}
+
+Status UcxTransport::signalLazy(const RemoteAddr& dst, uint64_t value) {
+  // Held in the peer's batch, so it rides on the next message to that peer (a put-with-signal, a barrier's signal)
+  // or leaves at the next fence or progress() poll; quiet leaves a batch of signals alone (nothing to complete).
+  if (!batching()) return signalByAm(dst, value);
+  return batchPut(dst.pe, dst, &value, 8, kRecCopy, false);
 }
 
 // ---------------------------------------------------------------- receive side (inside ucp_worker_progress)

@@ -67,6 +67,7 @@ struct Peer {
   // used when the worker is single-threaded, so only the application thread touches it and probe_seq.
   std::unique_ptr<uint64_t[]> batch;
   uint32_t batch_len = 0;          ///< bytes in `batch` (0: empty; else starts with the AmHead)
+  bool batch_puts = false;         ///< `batch` holds a put (quiet must complete it), not only signals
   uint64_t probe_seq = 0;          ///< last completion probe sent to this peer
   std::atomic<uint64_t> acked{0};  ///< last probe this peer has acknowledged
   uint64_t ack_out[2] = {};        ///< our acknowledgement to this peer {our PE, seq}: the reply's send buffer
@@ -94,6 +95,7 @@ class UcxTransport final : public Transport {
              uint64_t* result) override;
   Status signalNbi(const RemoteAddr& dst, uint64_t value) override;
   Status signalAddNbi(const RemoteAddr& dst, uint64_t value) override { return signalByAm(dst, value, true); }
+  Status signalLazy(const RemoteAddr& dst, uint64_t value) override;
   Status putSignal(const RemoteAddr& dst, const void* src, std::size_t n, const RemoteAddr& sig, uint64_t value,
                    bool add) override;
   Status fence() override;
@@ -184,7 +186,9 @@ class UcxTransport final : public Transport {
   // Active-message path (ucx_am.cpp).
   Status amSetup(const std::vector<LocalRegion>& regions);
   bool batching() const { return agg_max_ != 0; }
-  Status batchPut(int pe, const RemoteAddr& dst, const void* src, std::size_t n, uint32_t op = 0);
+  /// Append one record to `pe`'s batch (sending the batch first when full); `put`: a put that quiet must
+  /// complete, else a signal (its arrival is its completion).
+  Status batchPut(int pe, const RemoteAddr& dst, const void* src, std::size_t n, uint32_t op = 0, bool put = true);
   Status sendBatch(int pe, bool want_ack);
   Status flushBatches();
   /// Send `pe`'s pending batch and fence, so an operation posted next (a get, an AMO) is ordered after it.
@@ -197,6 +201,8 @@ class UcxTransport final : public Transport {
   Status waitAck(int pe, uint64_t seq);
   Status quietByProbe();
   Status signalByAm(const RemoteAddr& dst, uint64_t value, bool add = false);
+  Status amPutSignal(const RemoteAddr& dst, const void* src, std::size_t n, const RemoteAddr& sig, uint64_t value,
+                     uint32_t op);
 
   void startProgressThread();
   void stopProgressThread();
