@@ -1,16 +1,36 @@
 #!/bin/bash
 # The GPU apps on one lent GPU (1 PE, and 2 and 4 PEs sharing it): their checks, the benchmark lines, and the HSG
 # variant table beside the MPI twin; the stencil's variants at 16384² (1 PE against the copy probe, 2 PEs sharing the
-# GPU beside the MPI twin). Run on the GPU machine from the repository root:
+# GPU beside the MPI twin); the sweeps behind the plots (ps/spin vs L, stencil time per iteration vs N, TEPS vs
+# scale). Run on the GPU machine from the repository root (on a machine with several GPUs, prefix
+# CUDA_VISIBLE_DEVICES=0 for the one-GPU parts):
 #   PARTS=checks,hsg,stencil scripts/gpu-apps.sh CARRY      (CARRY: scripts/gpu-carry.sh's folder)
 #   PARTS=gpu2 scripts/gpu-apps.sh CARRY                    (a machine with two GPUs: one PE per GPU)
 #   PARTS=verify                                            (the fixes not yet run on a GPU: staged HSG, host calls,
 #                                                            the shared-GPU warning)
 #   PARTS=bfs24 / bfs20 / bfs22                             (BFS: scale 24 on 1 PE; scale 20 on 2 PEs sharing the GPU,
 #                                                            gshmem and the MPI twin; scale 22, 16 roots, 1 PE)
-# Logs go to $OUT (or /tmp/gshmem-apps): one file per run, and summary.txt with every result line.
+#   PARTS=sweep scripts/gpu-apps.sh CARRY                   (the plots' data, about 6 minutes on one H200 or H100,
+#                                                            under one 10-minute device call; or in pieces:
+#                                                            PARTS=sweep-hsg (~2 min), sweep-stencil (~1 min),
+#                                                            sweep-bfs (~3 min); sweep4 adds 4-PE rows, ~1 min)
+#     sweep-hsg      HSG ps/spin (OR and HB, --bench) at L = 64 128 256 512 (sweeps 160/80/40/20: equal work per
+#                    run): variants direct, auto, staged-tx, staged at 1 PE alone on the GPU, the same and the MPI
+#                    twin at 2 PEs sharing it (MPS)
+#     sweep-stencil  stencil 2D Jacobi N x N, N = 2048 4096 8192 16384 (500 * 16384/N iterations, norm every 100):
+#                    device variant and MPI twin at 1 PE (--bench: copy probe B) and at 2 PEs sharing the GPU
+#     sweep-bfs      BFS Graph500 TEPS at 1 PE, scale 16 18 20 (64 roots), 22 (16 roots), 24 (8 roots: scale 24
+#                    spends ~75 s building the graph on the host and ~4 s validating each root)
+#     sweep4         HSG direct and twin, stencil device and twin, at 4 PEs sharing the GPU (same L and N)
+#   The lists can be narrowed for a quick try: SWEEP_L, SWEEP_N, SWEEP_SCALES, SWEEP_HSG_VARIANTS (add "stream").
+#   After a sweep the CSVs (apps-hsg.csv, apps-stencil.csv, apps-bfs.csv) and the markdown tables (apps-tables.md)
+#   are in $OUT; the plots are drawn where gnuplot is (this machine or the development one):
+#     scripts/gpu-apps-plot.sh OUTDIR [IMGDIR]              (IMGDIR default docs/img: apps-hsg.png, apps-stencil.png,
+#                                                            apps-bfs.png)
+# Logs go to $OUT (or /tmp/gshmem-apps): one file per run (the sweeps' start with sw_), and summary.txt with every
+# result line and each run's wall time.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 B=${1:-build-carry}
 PARTS=${PARTS:-checks,hsg,stencil}
 OUT=${OUT:-/tmp/gshmem-apps}
@@ -23,9 +43,18 @@ MPI="mpirun --allow-run-as-root --bind-to none --oversubscribe -x LD_LIBRARY_PAT
   -x GSHMEM_SYMMETRIC_SIZE_DEVICE -x GSHMEM_INFO"
 say() { echo "$*" | tee -a "$S"; }
 has() { [[ ",$PARTS," == *",$1,"* ]]; }
+sw() { has sweep || has "sweep-$1"; }  # sw hsg|stencil|bfs: that sweep was asked for
+SWEEP_L=${SWEEP_L:-64 128 256 512} SWEEP_N=${SWEEP_N:-2048 4096 8192 16384} SWEEP_SCALES=${SWEEP_SCALES:-16 18 20 22 24}
+SWEEP_HSG_VARIANTS=${SWEEP_HSG_VARIANTS:-direct auto staged-tx staged}
+# sweep arguments: HSG sweeps for L (20 at 512, equal work per run), stencil iterations for N (500 at 16384), BFS
+# roots and host symmetric heap for a scale
+hsg_sweeps() { echo $((20 * 512 / $1)); }
+stencil_niter() { echo $((500 * 16384 * 16384 / ($1 * $1))); }
+bfs_roots() { if [ "$1" -ge 24 ]; then echo 8; elif [ "$1" -ge 22 ]; then echo 16; else echo 64; fi; }
+bfs_heap() { if [ "$1" -ge 24 ]; then echo 6G; elif [ "$1" -ge 22 ]; then echo 4G; elif [ "$1" -ge 20 ]; then echo 2G; else echo 1G; fi; }
 # run NAME NP TIMEOUT ARGS...: one run, its log kept, its result lines in the summary
 run() {
-  local name=$1 np=$2 t=$3; shift 3
+  local name=$1 np=$2 t=$3 t0=$SECONDS; shift 3
   $MPI -np "$np" "$@" > "$OUT/$name.log" 2>&1 &
   local job=$! waited=0 rc
   while kill -0 $job 2> /dev/null && [ $waited -lt "$t" ]; do sleep 1; waited=$((waited + 1)); done
@@ -38,7 +67,7 @@ run() {
   wait $job
   rc=$?
   [ $waited -ge "$t" ] && rc=124
-  say "== $name (np $np, rc $rc): $*"
+  say "== $name (np $np, rc $rc, $((SECONDS - t0)) s): $*"
   grep -E "check|^[0-9]+, [0-9]+, |bench|MPI|ms/iteration|^jacobi_gpu|validation|gshmem: PE|Error|error|harmonic_mean_TEPS|exchange" \
     "$OUT/$name.log" |
     head -12 | tee -a "$S"
@@ -85,6 +114,23 @@ if has hsg; then  # one PE alone on the GPU (no MPS), then the 2-PE rows without
   GSHMEM_SYMMETRIC_SIZE_DEVICE=4G run hsg_bench_L512_np1 1 300 "$B/apps/hsg_gpu" --bench --size 512 --sweeps 20
   for v in "--variant direct" "--mpi"; do
     run "hsg_L64_${v##* }_np2_nomps" 2 120 "$B/apps/hsg_gpu" --bench $v --size 64 --sweeps 20
+  done
+fi
+# the sweeps' one-PE rows: the PE alone on the GPU (no MPS), as the one-PE benchmark rows above
+if sw hsg; then
+  for L in $SWEEP_L; do
+    for v in $SWEEP_HSG_VARIANTS; do
+      GSHMEM_SYMMETRIC_SIZE_DEVICE=4G run "sw_hsg_L${L}_${v}_np1" 1 60 "$B/apps/hsg_gpu" --bench --variant "$v" --size "$L" \
+        --sweeps "$(hsg_sweeps "$L")"
+    done
+  done
+fi
+if sw stencil; then
+  for N in $SWEEP_N; do
+    for v in device mpi; do
+      GSHMEM_SYMMETRIC_SIZE_DEVICE=3G run "sw_stencil_N${N}_${v}_np1" 1 60 "$B/apps/stencil_gpu" --bench --variant "$v" \
+        --nx "$N" --ny "$N" --niter "$(stencil_niter "$N")" --nccheck 100 -csv
+    done
   done
 fi
 mps_on
@@ -151,7 +197,51 @@ if has bfs20; then
   GSHMEM_SYMMETRIC_SIZE=2G run bfs_s20_mpi_np2 2 280 "$B/apps/bfs_gpu" --mpi --scale 20
   tail -14 "$OUT/bfs_s20_mpi_np2.log" >> "$S"
 fi
+# the sweeps' rows of PEs sharing the GPU (MPS): gshmem's variants beside the MPI twin
+if sw hsg; then
+  for L in $SWEEP_L; do
+    for v in $SWEEP_HSG_VARIANTS mpi; do
+      a=(--variant "$v")
+      [ "$v" = mpi ] && a=(--mpi)
+      GSHMEM_SYMMETRIC_SIZE_DEVICE=4G run "sw_hsg_L${L}_${v}_np2" 2 60 "$B/apps/hsg_gpu" --bench "${a[@]}" --size "$L" \
+        --sweeps "$(hsg_sweeps "$L")"
+    done
+  done
+fi
+if sw stencil; then
+  for N in $SWEEP_N; do
+    for v in device mpi; do
+      GSHMEM_SYMMETRIC_SIZE_DEVICE=3G run "sw_stencil_N${N}_${v}_np2" 2 60 "$B/apps/stencil_gpu" --variant "$v" \
+        --nx "$N" --ny "$N" --niter "$(stencil_niter "$N")" --nccheck 100 -csv
+    done
+  done
+fi
+if has sweep4; then
+  for L in $SWEEP_L; do
+    for v in direct mpi; do
+      a=(--variant "$v")
+      [ "$v" = mpi ] && a=(--mpi)
+      GSHMEM_SYMMETRIC_SIZE_DEVICE=4G run "sw_hsg_L${L}_${v}_np4" 4 60 "$B/apps/hsg_gpu" --bench "${a[@]}" --size "$L" \
+        --sweeps "$(hsg_sweeps "$L")"
+    done
+  done
+  for N in $SWEEP_N; do
+    for v in device mpi; do
+      GSHMEM_SYMMETRIC_SIZE_DEVICE=3G run "sw_stencil_N${N}_${v}_np4" 4 60 "$B/apps/stencil_gpu" --variant "$v" \
+        --nx "$N" --ny "$N" --niter "$(stencil_niter "$N")" --nccheck 100 -csv
+    done
+  done
+fi
 mps_off
+if sw bfs; then  # one PE: Graph500 statistics per scale (every tree validated)
+  for s in $SWEEP_SCALES; do
+    t=60
+    [ "$s" -ge 22 ] && t=150
+    [ "$s" -ge 24 ] && t=300
+    GSHMEM_SYMMETRIC_SIZE=$(bfs_heap "$s") run "sw_bfs_s${s}_np1" 1 "$t" "$B/apps/bfs_gpu" --scale "$s" --roots "$(bfs_roots "$s")"
+    grep -E "TEPS|construction" "$OUT/sw_bfs_s${s}_np1.log" | grep -v harmonic_mean_TEPS >> "$S"
+  done
+fi
 if has bfs24; then
   GSHMEM_SYMMETRIC_SIZE=6G run bfs_s24_np1 1 580 "$B/apps/bfs_gpu" --scale 24
   tail -32 "$OUT/bfs_s24_np1.log" >> "$S"
@@ -179,4 +269,8 @@ if has gpu2; then  # two GPUs, one PE each: scaling against one PE on one of the
     done
   )
 fi
+if has sweep || has sweep-hsg || has sweep-stencil || has sweep-bfs || has sweep4; then  # the CSVs and tables
+  scripts/gpu-apps-plot.sh --csv "$OUT" | tee -a "$S"
+fi
+say "done $(date -u +%FT%TZ), $SECONDS s"
 exit 0
