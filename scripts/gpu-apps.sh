@@ -10,10 +10,14 @@
 #                                                            the shared-GPU warning)
 #   PARTS=bfs24 / bfs20 / bfs22                             (BFS: scale 24 on 1 PE; scale 20 on 2 PEs sharing the GPU,
 #                                                            gshmem and the MPI twin; scale 22, 16 roots, 1 PE)
-#   PARTS=sweep scripts/gpu-apps.sh CARRY                   (the plots' data, about 6 minutes on one H200 or H100,
-#                                                            under one 10-minute device call; or in pieces:
-#                                                            PARTS=sweep-hsg (~2 min), sweep-stencil (~1 min),
-#                                                            sweep-bfs (~3 min); sweep4 adds 4-PE rows, ~1 min)
+#   PARTS=sweep scripts/gpu-apps.sh CARRY                   (the plots' data: 57 runs, about 6 minutes on one H200
+#                                                            or H100, under one 10-minute device call; or in pieces:
+#                                                            PARTS=sweep-hsg (36 runs, ~2 min), sweep-stencil (16,
+#                                                            ~1 min), sweep-bfs (5, ~3 min); sweep4 adds 16 4-PE
+#                                                            runs, ~1 min. Estimated from the 2026-11-26 calls: ~3 s
+#                                                            a run, BFS scale 24 ~110 s. A run past its limit (60 s;
+#                                                            BFS 150 s at scale 22, 300 s at 24) is killed and
+#                                                            logged; the plot script rebuilds the CSVs from the logs)
 #     sweep-hsg      HSG ps/spin (OR and HB, --bench) at L = 64 128 256 512 (sweeps 160/80/40/20: equal work per
 #                    run): variants direct, auto, staged-tx, staged at 1 PE alone on the GPU, the same and the MPI
 #                    twin at 2 PEs sharing it (MPS)
