@@ -4,11 +4,14 @@
 #   scripts/gpu-apps-plot.sh --csv DIR      writes DIR/apps-hsg.csv, DIR/apps-stencil.csv, DIR/apps-bfs.csv and
 #                                           DIR/apps-tables.md, and prints the tables (awk only: gpu-apps.sh runs this
 #                                           on the GPU machine at the end of a sweep)
-#   scripts/gpu-apps-plot.sh DIR [IMGDIR]   the same, then the plots with gnuplot (scripts/gpu-apps.gp) into IMGDIR
+#   scripts/gpu-apps-plot.sh DIR [IMGDIR [CSVDIR]]
+#                                           the same, then the plots with gnuplot (scripts/gpu-apps.gp) into IMGDIR
 #                                           (default docs/img): apps-hsg.png (over-relaxation ps per spin vs L, one
 #                                           line per variant and PE count, log y), apps-stencil.png (ms per iteration
 #                                           vs N), apps-bfs.png (TEPS vs scale: harmonic mean, median with quartiles)
-# DIR is the sweep's $OUT as copied back (its summary.txt, when there, names the GPU in the plots' titles).
+# DIR is the sweep's $OUT as copied back (its summary.txt, when there, names the GPU in the plots' titles). The CSVs
+# and tables go to CSVDIR, default DIR, or a new /tmp/gshmem-apps-csv.* folder when DIR is read-only (named in the
+# output).
 # CSV columns:
 #   apps-hsg.csv      L,np,variant,sweeps,ps_or,ps_hb,copy_GBps,floor_ps,e_per_n,max_dev,log
 #   apps-stencil.csv  N,ny,np,variant,niter,nccheck,runtime_s,ms_per_iter,GBps,copy_GBps,pct_of_B,floor_ms,validation,log
@@ -20,10 +23,17 @@
 set -eu
 csv_only=0
 if [ "${1:-}" = --csv ]; then csv_only=1; shift; fi
-D=${1:?usage: scripts/gpu-apps-plot.sh [--csv] DIR [IMGDIR]}
-IMG=${2:-docs/img}
+D=${1:?usage: scripts/gpu-apps-plot.sh [--csv] DIR [IMGDIR [CSVDIR]]}
+IMG=${2:-$(dirname "$0")/../docs/img}
 HERE=$(cd "$(dirname "$0")" && pwd)
 [ -d "$D" ] || { echo "gpu-apps-plot: no folder $D" >&2; exit 1; }
+# the CSVs and tables: CSVDIR, else DIR, else (DIR read-only, as the device tool's copy is) a new folder in /tmp
+C=${3:-$D}
+if mkdir -p "$C" 2> /dev/null && (: > "$C/.gpu-apps-plot.probe") 2> /dev/null; then
+  rm -f "$C/.gpu-apps-plot.probe"
+else
+  C=$(mktemp -d /tmp/gshmem-apps-csv.XXXX)
+fi
 
 # ------------------------------------------------------------------------------------------------ logs -> CSV
 hsg_row() {  # the result line `L, NP, variant, sweeps, OR, HB, E/N, dev` and the copy probe's B
@@ -77,7 +87,7 @@ bfs_row() {  # the Graph500 statistics block and the app's own summary lines
     }' "$1"
 }
 make_csv() {  # make_csv APP HEADER SORTKEYS: one row per sw_APP_*.log, sorted into series
-  local app=$1 f out=$D/apps-$1.csv
+  local app=$1 f out=$C/apps-$1.csv
   echo "$2" > "$out"
   # shellcheck disable=SC2086 # $3: several sort keys
   for f in "$D"/sw_"$app"_*.log; do
@@ -140,22 +150,22 @@ tables() {
   echo "HSG over-relaxation, ps per spin (slowest PE's time per sweep / L^3; 1 PE alone on the GPU, more PEs sharing"
   echo "it under MPS; MPI twin = the same binary with --mpi):"
   echo
-  pivot "$D/apps-hsg.csv" 1 3 2 5 "%.2f" L
+  pivot "$C/apps-hsg.csv" 1 3 2 5 "%.2f" L
   echo
   echo "HSG heat bath, ps per spin:"
   echo
-  pivot "$D/apps-hsg.csv" 1 3 2 6 "%.2f" L
-  awk -F, 'NR > 1 && $8 != "" && $2 == 1 { s += $8; n++ } END { if (n) printf "\nFloor 60 B/spin / B at 1 PE (mean of %d runs): %.2f ps\n", n, s / n }' "$D/apps-hsg.csv"
+  pivot "$C/apps-hsg.csv" 1 3 2 6 "%.2f" L
+  awk -F, 'NR > 1 && $8 != "" && $2 == 1 { s += $8; n++ } END { if (n) printf "\nFloor 60 B/spin / B at 1 PE (mean of %d runs): %.2f ps\n", n, s / n }' "$C/apps-hsg.csv"
   echo
   echo "Stencil 2D Jacobi N x N fp32, ms per iteration (norm every 100 iterations):"
   echo
-  pivot "$D/apps-stencil.csv" 1 4 3 8 "%.4f" N
+  pivot "$C/apps-stencil.csv" 1 4 3 8 "%.4f" N
   echo
   echo "Stencil, 1 PE, against the copy probe B:"
   echo
   echo "| N | variant | ms per iteration | GB/s (8 B per point) | B (GB/s) | % of B | validation |"
   echo "|---:|---|---:|---:|---:|---:|---|"
-  awk -F, 'NR > 1 && $3 == 1 { printf "| %s | %s | %.4f | %.1f | %s | %s | %s |\n", $1, $4, $8, $9, $10, $11, $13 }' "$D/apps-stencil.csv"
+  awk -F, 'NR > 1 && $3 == 1 { printf "| %s | %s | %.4f | %.1f | %s | %s | %s |\n", $1, $4, $8, $9, $10, $11, $13 }' "$C/apps-stencil.csv"
   echo
   echo "BFS (Graph500 Kronecker, edgefactor 16), TEPS; every tree validated:"
   echo
@@ -164,10 +174,10 @@ tables() {
   awk -F, 'function g(x) { return x >= 1e9 ? sprintf("%.1f G", x / 1e9) : x >= 1e6 ? sprintf("%.1f M", x / 1e6) : \
                                  x >= 1e3 ? sprintf("%.1f k", x / 1e3) : sprintf("%.0f", x) }
     NR > 1 { printf "| %s | %s | %s | %s | %s | %s | %s / %s | %s (%d) | %.1f | %s |\n", $1, $2, $3, $4, g($5), g($6), g($7), g($8),
-             ($12 > 0 ? g($11) : "="), $12, $13, $14 }' "$D/apps-bfs.csv"
+             ($12 > 0 ? g($11) : "="), $12, $13, $14 }' "$C/apps-bfs.csv"
 }
-tables > "$D/apps-tables.md"
-cat "$D/apps-tables.md"
+tables > "$C/apps-tables.md"
+cat "$C/apps-tables.md"
 [ $csv_only = 1 ] && exit 0
 
 # ------------------------------------------------------------------------------------------------ CSV -> plots
@@ -192,8 +202,8 @@ plot() {  # plot APP SERIES FLOOR
   gnuplot -e "which='$1'; dir='$T'; series='$2'; png='$IMG/apps-$1.png'; gpu='$gpu'; floor=$3" "$HERE/gpu-apps.gp"
   echo "$IMG/apps-$1.png: $2"
 }
-hsg_floor=$(awk -F, 'NR > 1 && $8 != "" && $2 == 1 { s += $8; n++ } END { print n ? s / n : 0 }' "$D/apps-hsg.csv")
-st_b=$(awk -F, 'NR > 1 && $10 != "" && $3 == 1 { s += $10; n++ } END { print n ? s / n : 0 }' "$D/apps-stencil.csv")
-plot hsg "$(series "$D/apps-hsg.csv" hsg 3 2 0)" "$hsg_floor"
-plot stencil "$(series "$D/apps-stencil.csv" stencil 4 3 13)" "$st_b"
-plot bfs "$(series "$D/apps-bfs.csv" bfs 3 2 14)" 0
+hsg_floor=$(awk -F, 'NR > 1 && $8 != "" && $2 == 1 { s += $8; n++ } END { print n ? s / n : 0 }' "$C/apps-hsg.csv")
+st_b=$(awk -F, 'NR > 1 && $10 != "" && $3 == 1 { s += $10; n++ } END { print n ? s / n : 0 }' "$C/apps-stencil.csv")
+plot hsg "$(series "$C/apps-hsg.csv" hsg 3 2 0)" "$hsg_floor"
+plot stencil "$(series "$C/apps-stencil.csv" stencil 4 3 13)" "$st_b"
+plot bfs "$(series "$C/apps-bfs.csv" bfs 3 2 14)" 0
