@@ -171,6 +171,60 @@ TEST_F(GpuColl, StreamReducescatterBroadcastFcollectAlltoall) {
   }
 }
 
+/// Small calls take the low-latency exchange (4 data bytes per 8-byte store): items of 1 and 2 bytes, counts that
+/// end inside a 4-byte unit, and byte counts and source addresses that are not multiples of 4.
+TEST_F(GpuColl, StreamSmallTypesAndOddBytes) {
+  cudaStream_t s = nullptr;
+  CK(cudaStreamCreate(&s));
+  int8_t* b8 = alloc<int8_t>(4096);
+  int16_t* b16 = alloc<int16_t>(4096);
+  unsigned char* raw = alloc<unsigned char>(8192);
+  unsigned char* out = alloc<unsigned char>(8192 * 4);
+  for (size_t n : {size_t(1), size_t(2), size_t(3), size_t(5), size_t(13), size_t(1001)}) {
+    std::vector<int8_t> v8(n);
+    std::vector<int16_t> v16(n);
+    for (size_t i = 0; i < n; ++i)
+      v8[i] = static_cast<int8_t>(me_ + i % 7), v16[i] = static_cast<int16_t>(me_ * 100 + i);
+    put(b8, v8);
+    put(b16, v16);
+    ASSERT_EQ(gshmemx_int8_sum_reduce_on_stream(GSHMEM_TEAM_WORLD, b8 + 2048, b8, n, s), 0);
+    ASSERT_EQ(gshmemx_int16_max_reduce_on_stream(GSHMEM_TEAM_WORLD, b16, b16, n, s), 0);  // in place
+    CK(cudaStreamSynchronize(s));
+    const std::vector<int8_t> r8 = get(b8 + 2048, n);
+    const std::vector<int16_t> r16 = get(b16, n);
+    for (size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(r8[i], static_cast<int8_t>(np_ * (np_ - 1) / 2 + np_ * static_cast<int>(i % 7))) << "n " << n;
+      ASSERT_EQ(r16[i], static_cast<int16_t>((np_ - 1) * 100 + i)) << "n " << n << " i " << i;
+    }
+    // Byte collectives from an odd source address.
+    std::vector<unsigned char> v(n * np_ + 1);
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<unsigned char>(me_ * 31 + i);
+    put(raw, v);
+    ASSERT_EQ(gshmemx_fcollectmem_on_stream(GSHMEM_TEAM_WORLD, out, raw + 1, n, s), 0);
+    CK(cudaStreamSynchronize(s));
+    std::vector<unsigned char> g = get(out, n * np_);
+    for (int pe = 0; pe < np_; ++pe)
+      for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(g[pe * n + i], static_cast<unsigned char>(pe * 31 + i + 1)) << "fcollect n " << n << " PE " << pe;
+    ASSERT_EQ(gshmemx_broadcastmem_on_stream(GSHMEM_TEAM_WORLD, out + 3, raw + 1, n, np_ - 1, s), 0);
+    CK(cudaStreamSynchronize(s));
+    g = get(out + 3, n);
+    for (size_t i = 0; i < n; ++i)
+      ASSERT_EQ(g[i], static_cast<unsigned char>((np_ - 1) * 31 + i + 1)) << "broadcast n " << n << " i " << i;
+    {
+      ASSERT_EQ(gshmemx_alltoallmem_on_stream(GSHMEM_TEAM_WORLD, out, raw + 1, n, s), 0);
+      CK(cudaStreamSynchronize(s));
+      g = get(out, n * np_);
+      for (int pe = 0; pe < np_; ++pe)
+        for (size_t i = 0; i < n; ++i)  // block me_ of PE pe's source: PE pe's bytes from index me_ * n + 1
+          ASSERT_EQ(g[pe * n + i], static_cast<unsigned char>(pe * 31 + me_ * n + i + 1)) << "alltoall n " << n;
+    }
+    shmem_barrier_all();
+  }
+  CK(cudaStreamDestroy(s));
+  shmem_free(out), shmem_free(raw), shmem_free(b16), shmem_free(b8);
+}
+
 /// Device forms, one group per PE: block-scope reductions back to back on one destination (each result checked
 /// before the next call overwrites it), a warp-scope fcollect, a thread-scope broadcast and team barriers.
 __global__ void deviceCollKernel(int* src, int* dst, int n, int iters, int* errors) {

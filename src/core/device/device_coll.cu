@@ -3,17 +3,24 @@
 //   * a team of one PE: one device-to-device copy into dest (none in place);
 //   * when a PE's contribution to each PE fits a scratch slot (deviceCollSlotBytes): one kernel, the one-round
 //     exchange through the scratch (coll__funcs.cuh), over as many blocks as the bytes warrant;
-//   * above: a barrier kernel, the data phase spread over many blocks (each a part of this PE's share), and a
+//   * above, reductions (GSHMEM_DEVICE_COLL_PIPELINE): one such exchange per slot-sized chunk, back to back, so
+//     only writes cross the links and each chunk's reduction overlaps the next chunk's pushes on other blocks;
+//   * above, broadcast, fcollect and alltoall (GSHMEM_DEVICE_COLL_CE): a barrier kernel, one copy-engine copy per
+//     destination PE (the local one on a side stream), a barrier kernel;
+//   * otherwise: a barrier kernel, the data phase spread over many blocks (each a part of this PE's share), and a
 //     barrier kernel: the data moves once, straight into dest. Stream order stands in for a grid-wide sync.
 // The algorithms and their contract are in include/gshmem/device/impl/coll__funcs.cuh.
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <vector>
 
+#include "base/config.hpp"
 #include "core/device/device.hpp"
 #include "core/device/device_kernels.hpp"
 #include "gshmem/device/api.cuh"
 #include "gshmem/device/impl/coll__decls.cuh"
+#include "gshmem/device/impl/coll_ll__funcs.cuh"
 
 namespace gshmem::device {
 namespace {
@@ -27,8 +34,14 @@ const char* g_epoch_heap = nullptr;  ///< the heap the epochs count for (its scr
 
 template <int Op, typename T>
 __global__ void __launch_bounds__(kThreads) exchangeKernel(DeviceHandle h, int kind, uint64_t epoch, void* d,
-                                                           const void* s, size_t c, int root) {
-  dev::exchangePart<kScopeBlock, Op, T>(h, kind, epoch, d, s, c, root, blockIdx.x, gridDim.x);
+                                                           const void* s, size_t c, size_t sstride, int root) {
+  dev::exchangePart<kScopeBlock, Op, T>(h, kind, epoch, d, s, c, sstride, root, blockIdx.x, gridDim.x);
+}
+
+template <int Op, typename T>
+__global__ void __launch_bounds__(kThreads) exchangeKernelLL(DeviceHandle h, int kind, uint64_t epoch, void* d,
+                                                             const void* s, size_t c, size_t sstride, int root) {
+  dev::exchangePartLL<kScopeBlock, Op, T>(h, kind, epoch, d, s, c, sstride, root, blockIdx.x, gridDim.x);
 }
 
 template <int Op, typename T>
@@ -71,20 +84,93 @@ unsigned blocksFor(std::size_t bytes) {
   return static_cast<unsigned>(b < 1 ? 1 : (b > cap ? cap : b));
 }
 
-/// Run a collective that sends @p c bytes to each PE: the one-round exchange when c fits a slot, else sync +
-/// phase(blocks) + sync.
+/// Enqueue one one-round exchange of @p c bytes to each PE (c fits a slot); PE q's part of a reducescatter or
+/// alltoall source starts at s + q * sstride.
+template <int Op, typename T>
+void exchange(const DeviceHandle& h, dev::CollKind kind, char* d, const char* s, std::size_t c, std::size_t sstride,
+              int root, cudaStream_t st) {
+  if (g_epoch_heap != h.heap_base) g_epoch = 0, g_epoch_heap = h.heap_base;
+  const unsigned blocks = blocksFor(c * static_cast<std::size_t>(h.n_pes));
+  if (c <= std::min<std::size_t>(params().DEVICE_COLL_LL_MAX, deviceCollSlotBytes(h.n_pes) / 2))
+    exchangeKernelLL<Op, T><<<blocks, kThreads, 0, st>>>(h, kind, ++g_epoch, d, s, c, sstride, root);
+  else
+    exchangeKernel<Op, T><<<blocks, kThreads, 0, st>>>(h, kind, ++g_epoch, d, s, c, sstride, root);
+}
+
+/// Side streams of the copy-engine movers (one per destination PE) and the events that fork and join them; made
+/// at the first such call, kept for the process.
+struct CeStreams {
+  std::vector<cudaStream_t> side;
+  std::vector<cudaEvent_t> done;
+  cudaEvent_t fork = nullptr;
+};
+
+CeStreams& ceStreams(const char* call, int n) {
+  static CeStreams c;
+  auto ck = [call](cudaError_t e) {
+    if (e != cudaSuccess) fatal(call, "creating the copy-engine side streams failed: %s", cudaGetErrorString(e));
+  };
+  if (!c.fork) ck(cudaEventCreateWithFlags(&c.fork, cudaEventDisableTiming));
+  while (static_cast<int>(c.side.size()) < n) {
+    cudaStream_t s = nullptr;
+    cudaEvent_t e = nullptr;
+    ck(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    ck(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    c.side.push_back(s);
+    c.done.push_back(e);
+  }
+  return c;
+}
+
+/// Broadcast, fcollect or alltoall of @p c bytes per PE through the copy engines: every PE's dest is free after
+/// the entry barrier; each destination PE gets one copy on its own side stream (forked from and joined back into
+/// st); the exit barrier makes every copy visible everywhere.
+void ceMove(const char* call, const DeviceHandle& h, dev::CollKind kind, char* d, const char* s, std::size_t c,
+            int root, cudaStream_t st) {
+  const int n = h.n_pes, me = h.my_pe;
+  CeStreams& cs = ceStreams(call, n);
+  launchBarrier(h, false, st);
+  cudaError_t e = cudaEventRecord(cs.fork, st);
+  const bool sends = kind != dev::kCollBroadcast || me == root;
+  for (int k = 0; sends && k < n && e == cudaSuccess; ++k) {
+    const int q = (me + 1 + k) % n;  // this PE's own copy last: the links start first
+    const std::size_t doff = kind == dev::kCollBroadcast ? 0 : static_cast<std::size_t>(me) * c;
+    const std::size_t soff = kind == dev::kCollAlltoall ? static_cast<std::size_t>(q) * c : 0;
+    const auto off = static_cast<std::size_t>(d + doff - h.heap_base);
+    char* to = q == me ? d + doff : static_cast<char*>(backendPeerPtr(q, off));
+    if ((e = cudaStreamWaitEvent(cs.side[k], cs.fork, 0)) != cudaSuccess) break;
+    if ((e = cudaMemcpyAsync(to, s + soff, c, cudaMemcpyDeviceToDevice, cs.side[k])) != cudaSuccess) break;
+    if ((e = cudaEventRecord(cs.done[k], cs.side[k])) != cudaSuccess) break;
+    e = cudaStreamWaitEvent(st, cs.done[k], 0);
+  }
+  if (e != cudaSuccess) fatal(call, "a copy-engine copy of %zu bytes failed: %s", c, cudaGetErrorString(e));
+  launchBarrier(h, false, st);
+}
+
+/// Run a collective that sends @p c bytes to each PE: the one-round exchange when c fits a slot; above, the
+/// pipelined exchange (reductions) or the copy engines (movers) where configured, else sync + phase(blocks) +
+/// sync.
 template <int Op, typename T, class Phase>
 int run(const char* call, const DeviceHandle& h, dev::CollKind kind, void* d, const void* s, std::size_t c, int root,
         cudaStream_t st, Phase&& phase) {
   const std::size_t bytes = c * static_cast<std::size_t>(h.n_pes);
+  char* dc = static_cast<char*>(d);
+  const char* sc = static_cast<const char*>(s);
   if (h.n_pes == 1) {  // a team of one: every collective copies its c bytes to dest, in stream order
     const cudaError_t e = d == s ? cudaSuccess : cudaMemcpyAsync(d, s, c, cudaMemcpyDeviceToDevice, st);
     if (e != cudaSuccess) fatal(call, "the copy of %zu bytes into dest failed: %s", c, cudaGetErrorString(e));
     return 0;
   }
-  if (c <= deviceCollSlotBytes(h.n_pes)) {
-    if (g_epoch_heap != h.heap_base) g_epoch = 0, g_epoch_heap = h.heap_base;
-    exchangeKernel<Op, T><<<blocksFor(bytes), kThreads, 0, st>>>(h, kind, ++g_epoch, d, s, c, root);
+  const std::size_t slot = deviceCollSlotBytes(h.n_pes);
+  const bool reduction = kind == dev::kCollReduce || kind == dev::kCollReducescatter;
+  if (c <= slot) {
+    exchange<Op, T>(h, kind, dc, sc, c, c, root, st);
+  } else if (reduction && params().DEVICE_COLL_PIPELINE) {
+    const std::size_t chunk = slot / 16 * 16;  // whole items of any reduction type, 16-byte vectors stay aligned
+    for (std::size_t off = 0; off < c; off += chunk)
+      exchange<Op, T>(h, kind, dc + off, sc + off, std::min(chunk, c - off), c, root, st);
+  } else if (!reduction && params().DEVICE_COLL_CE) {
+    ceMove(call, h, kind, dc, sc, c, root, st);
   } else {
     launchBarrier(h, false, st);
     phase(blocksFor(bytes));
