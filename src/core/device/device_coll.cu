@@ -3,8 +3,8 @@
 //   * a team of one PE: one device-to-device copy into dest (none in place);
 //   * when a PE's contribution to each PE fits a scratch slot (deviceCollSlotBytes): one kernel, the one-round
 //     exchange through the scratch (coll__funcs.cuh), over as many blocks as the bytes warrant;
-//   * above, reductions (GSHMEM_DEVICE_COLL_PIPELINE): one such exchange per slot-sized chunk, back to back, so
-//     only writes cross the links and each chunk's reduction overlaps the next chunk's pushes on other blocks;
+//   * above, reductions (GSHMEM_DEVICE_COLL_PIPELINE): one kernel that streams each part through the scratch in
+//     sub-chunks with flags and acknowledgements (coll_pipe__funcs.cuh), so only writes cross the links;
 //   * above, broadcast, fcollect and alltoall (GSHMEM_DEVICE_COLL_CE): a barrier kernel, one copy-engine copy per
 //     destination PE (the local one on a side stream), a barrier kernel;
 //   * otherwise: a barrier kernel, the data phase spread over many blocks (each a part of this PE's share), and a
@@ -21,6 +21,7 @@
 #include "gshmem/device/api.cuh"
 #include "gshmem/device/impl/coll__decls.cuh"
 #include "gshmem/device/impl/coll_ll__funcs.cuh"
+#include "gshmem/device/impl/coll_pipe__funcs.cuh"
 
 namespace gshmem::device {
 namespace {
@@ -42,6 +43,12 @@ template <int Op, typename T>
 __global__ void __launch_bounds__(kThreads) exchangeKernelLL(DeviceHandle h, int kind, uint64_t epoch, void* d,
                                                              const void* s, size_t c, size_t sstride, int root) {
   dev::exchangePartLL<kScopeBlock, Op, T>(h, kind, epoch, d, s, c, sstride, root, blockIdx.x, gridDim.x);
+}
+
+template <int Op, typename T>
+__global__ void __launch_bounds__(kThreads) pipeKernel(DeviceHandle h, int scatter, uint64_t epoch, T* d, const T* s,
+                                                       size_t n) {
+  dev::pipeReducePart<kScopeBlock, Op, T>(h, scatter != 0, epoch, d, s, n, blockIdx.x, gridDim.x);
 }
 
 template <int Op, typename T>
@@ -166,9 +173,13 @@ int run(const char* call, const DeviceHandle& h, dev::CollKind kind, void* d, co
   if (c <= slot) {
     exchange<Op, T>(h, kind, dc, sc, c, c, root, st);
   } else if (reduction && params().DEVICE_COLL_PIPELINE) {
-    const std::size_t chunk = slot / 16 * 16;  // whole items of any reduction type, 16-byte vectors stay aligned
-    for (std::size_t off = 0; off < c; off += chunk)
-      exchange<Op, T>(h, kind, dc + off, sc + off, std::min(chunk, c - off), c, root, st);
+    // Sub-slots of at least 8 KiB: a part's piece of a slot holds two.
+    const unsigned parts = std::min<unsigned>(blocksFor(bytes), static_cast<unsigned>(slot / (16 << 10)));
+    if (g_epoch_heap != h.heap_base) g_epoch = 0, g_epoch_heap = h.heap_base;
+    const bool scatter = kind == dev::kCollReducescatter;
+    pipeKernel<Op, T><<<parts, kThreads, 0, st>>>(h, scatter ? 1 : 0, ++g_epoch, reinterpret_cast<T*>(dc),
+                                                  reinterpret_cast<const T*>(sc), c / sizeof(T));
+    if (!scatter) launchBarrier(h, false, st);
   } else if (!reduction && params().DEVICE_COLL_CE) {
     ceMove(call, h, kind, dc, sc, c, root, st);
   } else {

@@ -85,15 +85,26 @@ struct DeviceSync {
 };
 
 /// After DeviceSync's flags: the stream collectives' area, at the same offset in every heap. Flags [part][source PE]
-/// (the epoch each source announced for that part of the data), then kCollScratchBytes of scratch: two buffers
-/// (epoch parity) of one slot per source PE. Its size is fixed, so a slot shrinks as PEs are added.
+/// (the epoch each source announced for that part of the data); the pipelined reductions' chunk flags and chunk
+/// acknowledgements, each [part][PE]; then kCollScratchBytes of scratch: two buffers (epoch parity) of one slot per
+/// source PE. Its size is fixed, so a slot shrinks as PEs are added.
 constexpr uint32_t kCollPartsMax = 512;                         ///< blocks of one stream collective, at most
 constexpr uint64_t kCollScratchBytes = uint64_t(16) << 20;
 GSHMEM_HOST_DEVICE constexpr uint64_t deviceCollFlagsOffset(int n_pes) {
   return (sizeof(DeviceSync) + sizeof(unsigned long long) * n_pes + 255) & ~uint64_t(255);
 }
+/// Words of one [part][PE] array of the collectives' area.
+GSHMEM_HOST_DEVICE constexpr uint64_t deviceCollArrayBytes(int n_pes) {
+  return sizeof(unsigned long long) * kCollPartsMax * n_pes;
+}
+GSHMEM_HOST_DEVICE constexpr uint64_t deviceCollChunkFlagsOffset(int n_pes) {
+  return deviceCollFlagsOffset(n_pes) + deviceCollArrayBytes(n_pes);
+}
+GSHMEM_HOST_DEVICE constexpr uint64_t deviceCollAcksOffset(int n_pes) {
+  return deviceCollChunkFlagsOffset(n_pes) + deviceCollArrayBytes(n_pes);
+}
 GSHMEM_HOST_DEVICE constexpr uint64_t deviceCollScratchOffset(int n_pes) {
-  return (deviceCollFlagsOffset(n_pes) + sizeof(unsigned long long) * kCollPartsMax * n_pes + 4095) & ~uint64_t(4095);
+  return (deviceCollAcksOffset(n_pes) + deviceCollArrayBytes(n_pes) + 4095) & ~uint64_t(4095);
 }
 /// Bytes of one source PE's slot in one scratch buffer.
 GSHMEM_HOST_DEVICE constexpr uint64_t deviceCollSlotBytes(int n_pes) {
