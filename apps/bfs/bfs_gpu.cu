@@ -6,8 +6,8 @@
 // One level (kernels: bfs_gpu_kernels.cuh), all on one stream, one host synchronisation per level:
 //   top-down   one warp per frontier vertex (a grid-wide kernel for degree > kBigDegree) visits unvisited own
 //              neighbours and packs (v, parent) records of remote ones per owner; then the exchange: gshmem mode,
-//              one block per destination puts its records into the owner's receive region for this PE
-//              (gshmemx_putmem_nbi_block) and the count into the owner's rcount, quiet, then
+//              kSendBlocks blocks per destination put its records into the owner's receive region for this PE
+//              (gshmemx_putmem_nbi_block, a share each) and the count into the owner's rcount, quiet, then
 //              gshmemx_barrier_all_on_stream; --mpi, MPI_Alltoall of the counts and MPI_Alltoallv of the records.
 //              The receive kernel visits the first record of each unvisited own vertex.
 //   bottom-up  one thread (a warp above degree kWarpScan) per unvisited own vertex scans its neighbours against the
@@ -225,7 +225,7 @@ void GpuSearcher::start(uint64_t root) {
 /** gshmem mode: records to their owners by device puts, then a barrier on the stream. */
 void GpuSearcher::sendRecords() {
   BFS_CK(cudaEventRecord(ev_[0], st_));
-  sendKernel<<<d_.npes, kThreads, 0, st_>>>(d_);
+  sendKernel<<<dim3(kSendBlocks, d_.npes), kThreads, 0, st_>>>(d_);
   BFS_CK(cudaGetLastError());
   gshmemx_barrier_all_on_stream(st_);
   BFS_CK(cudaEventRecord(ev_[1], st_));

@@ -28,7 +28,8 @@ namespace bfs_gpu {
 namespace cg = cooperative_groups;
 using ull = unsigned long long;
 
-constexpr int kThreads = 256;                 // threads per block of every kernel but the send kernel
+constexpr int kThreads = 256;                 // threads per block of every kernel
+constexpr unsigned kSendBlocks = 8;           // blocks per destination PE that put the records of a top-down level
 constexpr uint64_t kBigDegree = 4096;         // top-down: frontier vertices above this go to the grid-wide kernel
 constexpr uint64_t kWarpScan = 128;           // bottom-up: vertices above this are scanned by a whole warp
 constexpr uint32_t kUnreached = 0xffffffffu;  // parent of an unreached vertex
@@ -221,15 +222,19 @@ __global__ void __launch_bounds__(kThreads) receiveKernel(Dev d) {
 /** Block d (!= me) puts the outbox region for PE d into d's receive region me and its count into d's
  *  rcount[me], then completes its puts (the host's barrier_all_on_stream follows). */
 __global__ void sendKernel(Dev d) {
-  const int dst = blockIdx.x;
+  const int dst = blockIdx.y;
   if (dst == d.me) return;  // block-uniform
   const ull cnt = *(volatile ull*)&d.ctr[kOut + dst];
   const ull n = cnt > d.chunk ? d.chunk : cnt;
-  if (n) gshmemx_putmem_nbi_block(d.recv + (uint64_t)d.me * d.chunk, d.outbox + (uint64_t)dst * d.chunk,
-                                  n * sizeof(uint64_t), dst);
+  // Block x of gridDim.x puts its share of the records (whole 16-byte pairs of records, so the stores stay wide).
+  const ull pairs = (n + 1) / 2, per = (pairs + gridDim.x - 1) / gridDim.x;
+  const ull b = min(n, 2 * per * blockIdx.x), e = min(n, 2 * per * (blockIdx.x + 1));
+  if (e > b)
+    gshmemx_putmem_nbi_block(d.recv + (uint64_t)d.me * d.chunk + b, d.outbox + (uint64_t)dst * d.chunk + b,
+                             (e - b) * sizeof(uint64_t), dst);
   __syncthreads();
   if (threadIdx.x == 0) {
-    gshmem_uint64_p(d.rcount + d.me, (uint64_t)n, dst);
+    if (blockIdx.x == 0) gshmem_uint64_p(d.rcount + d.me, (uint64_t)n, dst);
     gshmem_quiet();
   }
 }

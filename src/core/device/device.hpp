@@ -45,6 +45,8 @@ void* backendPeerPtr(int pe, std::size_t off);
 /// The handle kernels use; nullptr when there is no device heap.
 const DeviceHandle* backendHandle();
 int backendDeviceId();
+/// PEs of this node whose device heap is on this PE's GPU, this one included (1 without a device heap).
+int backendPesOnGpu();
 
 /// Collective allocation from the device heap (heap.cpp's rules: same calls on every PE, barrier after).
 void* alloc(const char* call, std::size_t size, std::size_t align, bool zero);

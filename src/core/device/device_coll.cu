@@ -77,18 +77,38 @@ const DeviceHandle& collHandle(const char* call, gshmem_team_t team) {
   return *h;
 }
 
-/// Blocks for a data phase in which a PE moves @p bytes: one per kBytesPerBlock, at most two per SM and at most
-/// kCollPartsMax (the exchange keeps one flag per block and source PE).
-unsigned blocksFor(std::size_t bytes) {
-  static int sms = [] {
+int smCount() {
+  static const int sms = [] {
     int d = 0, n = 0;
     if (cudaGetDevice(&d) != cudaSuccess || cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, d) != cudaSuccess)
       n = 1;
     return n;
   }();
-  const std::size_t cap = std::min<std::size_t>(std::size_t(2) * sms, kCollPartsMax);
+  return sms;
+}
+
+/// Blocks for a data phase in which a PE moves @p bytes: one per kBytesPerBlock, at most two per SM and at most
+/// kCollPartsMax (the exchange keeps one flag per block and source PE).
+unsigned blocksFor(std::size_t bytes) {
+  const std::size_t cap = std::min<std::size_t>(std::size_t(2) * smCount(), kCollPartsMax);
   const std::size_t b = (bytes + kBytesPerBlock - 1) / kBytesPerBlock;
   return static_cast<unsigned>(b < 1 ? 1 : (b > cap ? cap : b));
+}
+
+/// At most the blocks of kernel K one PE may launch when its blocks wait for other PEs' blocks of the same index:
+/// the share of the blocks this GPU holds at once that falls to each PE on it, so the blocks of every PE sharing the
+/// GPU are resident together (a block waiting for one that cannot be scheduled would never finish).
+template <auto K>
+unsigned residentCap() {
+  static const unsigned cap = [] {
+    int per_sm = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, K, kThreads, 0) != cudaSuccess || per_sm < 1) {
+      cudaGetLastError();
+      per_sm = 1;  // __launch_bounds__(kThreads) guarantees one
+    }
+    return static_cast<unsigned>(std::max(1, per_sm * smCount() / backendPesOnGpu()));
+  }();
+  return cap;
 }
 
 /// Enqueue one one-round exchange of @p c bytes to each PE (c fits a slot); PE q's part of a reducescatter or
@@ -99,9 +119,11 @@ void exchange(const DeviceHandle& h, dev::CollKind kind, char* d, const char* s,
   if (g_epoch_heap != h.heap_base) g_epoch = 0, g_epoch_heap = h.heap_base;
   const unsigned blocks = blocksFor(c * static_cast<std::size_t>(h.n_pes));
   if (c <= std::min<std::size_t>(params().DEVICE_COLL_LL_MAX, deviceCollSlotBytes(h.n_pes) / 2))
-    exchangeKernelLL<Op, T><<<blocks, kThreads, 0, st>>>(h, kind, ++g_epoch, d, s, c, sstride, root);
+    exchangeKernelLL<Op, T><<<std::min(blocks, residentCap<exchangeKernelLL<Op, T>>()), kThreads, 0, st>>>(
+        h, kind, ++g_epoch, d, s, c, sstride, root);
   else
-    exchangeKernel<Op, T><<<blocks, kThreads, 0, st>>>(h, kind, ++g_epoch, d, s, c, sstride, root);
+    exchangeKernel<Op, T><<<std::min(blocks, residentCap<exchangeKernel<Op, T>>()), kThreads, 0, st>>>(
+        h, kind, ++g_epoch, d, s, c, sstride, root);
 }
 
 /// Side streams of the copy-engine movers (one per destination PE) and the events that fork and join them; made
@@ -174,7 +196,8 @@ int run(const char* call, const DeviceHandle& h, dev::CollKind kind, void* d, co
     exchange<Op, T>(h, kind, dc, sc, c, c, root, st);
   } else if (reduction && params().DEVICE_COLL_PIPELINE) {
     // Sub-slots of at least 8 KiB: a part's piece of a slot holds two.
-    const unsigned parts = std::min<unsigned>(blocksFor(bytes), static_cast<unsigned>(slot / (16 << 10)));
+    const unsigned parts = std::min({blocksFor(bytes), static_cast<unsigned>(slot / (16 << 10)),
+                                     residentCap<pipeKernel<Op, T>>()});
     if (g_epoch_heap != h.heap_base) g_epoch = 0, g_epoch_heap = h.heap_base;
     const bool scatter = kind == dev::kCollReducescatter;
     pipeKernel<Op, T><<<parts, kThreads, 0, st>>>(h, scatter ? 1 : 0, ++g_epoch, reinterpret_cast<T*>(dc),

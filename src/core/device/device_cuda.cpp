@@ -43,6 +43,7 @@ struct State {
   std::mutex lanes_lock;  // taken once per thread and init, never per operation
   std::vector<std::pair<cudaStream_t, uint64_t*>> lanes;  // every lane's CUDA objects, freed at finalize
   bool proxy_on = false;
+  int pes_on_gpu = 1;  // PEs of this node on this GPU, this one included
 };
 State g;
 
@@ -207,6 +208,7 @@ Status warnSharedGpu(std::string* err) {
   std::vector<int> same;
   for (int pe = 0; pe < g_rt.n_pes; ++pe)
     if (all[pe].node == mine.node && std::memcmp(all[pe].uuid, mine.uuid, sizeof mine.uuid) == 0) same.push_back(pe);
+  g.pes_on_gpu = static_cast<int>(same.size());
   if (same.size() > 1 && same.front() == g_rt.my_pe && !mpsDaemonSeen())
     GSHMEM_LOG_WARN(INIT, "%zu PEs (%d..%d) share GPU %d without MPS: the GPU time-slices between them, and a kernel "
                     "or stream that waits for another PE's signal holds it until its slice ends; start "
@@ -363,5 +365,6 @@ void* backendPeerPtr(int pe, std::size_t off) {
 
 const DeviceHandle* backendHandle() { return g.have_handle ? &g.handle : nullptr; }
 int backendDeviceId() { return g.base ? g.dev : -1; }
+int backendPesOnGpu() { return g.base ? g.pes_on_gpu : 1; }
 
 }  // namespace gshmem::device

@@ -16,6 +16,7 @@ Status backendMemset(void*, int, std::size_t) { return Status::Unsupported; }
 void* backendPeerPtr(int, std::size_t) { return nullptr; }
 const DeviceHandle* backendHandle() { return nullptr; }
 int backendDeviceId() { return -1; }
+int backendPesOnGpu() { return 1; }
 
 }  // namespace gshmem::device
 

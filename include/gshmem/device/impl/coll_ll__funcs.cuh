@@ -8,7 +8,9 @@
 //   * the flag of epoch e is 1 + (e mod 0xffffffff): never 0 (a zeroed slot), and different for e and e + 2, the
 //     next call to use the same slot;
 //   * a part sends and receives the same range of data (whole groups: max(4, sizeof(T)) bytes), with a group sync
-//     between, so dest may alias source.
+//     between, so dest may alias source;
+//   * every PE hears from every PE in each call (a broadcast's non-roots send the root a flag-only unit), so no PE
+//     runs two calls ahead of another and overwrites a slot still to be read.
 #pragma once
 #include <cstdint>
 
@@ -75,6 +77,15 @@ GSHMEM_DEVICE_INLINE void exchangePartLL(const DeviceHandle& h, int kind, uint64
       }
     }
   }
+  // A broadcast's other PEs send the root a flag-only unit (part 0, unit 0 of their own slot there), and the root
+  // waits for them: every PE's call ends only after every PE started it, which the reuse rule needs.
+  const bool marks = kind == kCollBroadcast && part == 0 && detail::groupRank<S>() == 0;
+  if (marks && me != root)
+    detail::stRelaxedSys(reinterpret_cast<unsigned long long*>(detail::collSlot(h, root, epoch, me)),
+                         static_cast<unsigned long long>(flag) << 32);
+  if (marks && me == root)
+    for (int q = 0; q < n; ++q)
+      if (q != root) detail::llWait(detail::collSlot(h, me, epoch, q), 0, flag);
   detail::groupSync<S>();  // this part's sends read all of its source range before any of dest is written
   const size_t stride = deviceCollSlotBytes(n);
   const char* mine = detail::collSlot(h, me, epoch, 0);
