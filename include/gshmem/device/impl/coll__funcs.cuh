@@ -81,10 +81,12 @@ GSHMEM_DEVICE_INLINE void reduceItems(const DeviceHandle& h, const DeviceTeam& t
     for (; v + (kU - 1) * nthreads < nv; v += kU * nthreads) {
       U acc[kU], o[kU];
 #pragma unroll
-      for (int u = 0; u < kU; ++u) acc[u].w = *reinterpret_cast<const int4*>(peerPtr(h, src + b, t.pe(0)) + (v + u * nthreads) * kV);
+      for (int u = 0; u < kU; ++u)
+        acc[u].w = *reinterpret_cast<const int4*>(peerPtr(h, src + b, t.pe(0)) + (v + u * nthreads) * kV);
       for (int m = 1; m < n; ++m) {
 #pragma unroll
-        for (int u = 0; u < kU; ++u) o[u].w = *reinterpret_cast<const int4*>(peerPtr(h, src + b, t.pe(m)) + (v + u * nthreads) * kV);
+        for (int u = 0; u < kU; ++u)
+          o[u].w = *reinterpret_cast<const int4*>(peerPtr(h, src + b, t.pe(m)) + (v + u * nthreads) * kV);
 #pragma unroll
         for (int u = 0; u < kU; ++u)
 #pragma unroll
