@@ -115,8 +115,8 @@ TEST_F(GpuTeam, TeamBarriersOrderPutsP2pOrProxy) {
       EK(cudaMemset(box, 0, sizeof(int) * npes_));
       EK(cudaDeviceSynchronize());
       gshmem_team_sync(t.id);  // host form: every member's box is clear before any store
-      barrierRoundsKernel<<<1, 64>>>(t.id, box, 20, 0, errors);
-      barrierRoundsKernel<<<1, 64>>>(t.id, box, 20, 1, errors);
+      barrierRoundsKernel<<<1, 64>>>(t.id, box, 8, 0, errors);
+      barrierRoundsKernel<<<1, 64>>>(t.id, box, 8, 1, errors);
       EK(cudaDeviceSynchronize());
     }
     shmem_barrier_all();
