@@ -24,6 +24,14 @@ int gshmemx_uniqueid_make(void* id, size_t bytes);
  *  made by gshmemx_uniqueid_make or the PEs disagree (the runtime is then finalized again on every PE). */
 int gshmemx_init_uniqueid(const void* id, size_t bytes, int rank, int nranks);
 
+/* ---- team ids: the small integers (gshmem_team_t, <gshmem/device/team_ids.h>) by which device code and the NVSHMEM
+ * compatibility header name teams. Ids 0-3 are SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED, the node team and the
+ * same-rank-on-every-node team; a team made by a split has the id its members agreed on (the same on each). */
+/** The id of @p team, a team this PE belongs to; -1 for SHMEM_TEAM_INVALID. */
+int gshmemx_team_id(shmem_team_t team);
+/** This PE's team of id @p id, or SHMEM_TEAM_INVALID when it is in no team of that id. */
+shmem_team_t gshmemx_team_from_id(int id);
+
 /* ---- GPU memory. Present in every build; without CUDA or a GPU the device heap is absent:
  * gshmemx_device_available() returns 0 and allocations return NULL. Device memory is asked for by name
  * (gshmemx_malloc_device, gshmemx_calloc_device), never through a shmem_malloc_with_hints bit: the specification

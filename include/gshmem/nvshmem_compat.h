@@ -6,8 +6,9 @@
  *     gshmem/compat/nvshmem_host.h;
  *   - everything else: gshmem/compat/nvshmem_aliases.h, generated, one alias of the gshmem function of the same
  *     semantics per name (gshmem/device.cuh declares them).
- * Limits (docs/NVSHMEM.md): teams other than NVSHMEM_TEAM_WORLD and symmetric user buffers are refused with one
- * line; launch with mpirun (a unique-id init starts through the launcher too). */
+ * Limits (docs/NVSHMEM.md): teams made from a unique id and symmetric user buffers are refused with one line; device
+ * collectives need every member of the team P2P-mapped; launch with mpirun (a unique-id init starts through the
+ * launcher too). */
 #ifndef GSHMEM_NVSHMEM_COMPAT_H
 #define GSHMEM_NVSHMEM_COMPAT_H
 
@@ -71,14 +72,14 @@ enum {
   NVSHMEM_STATUS_INVALID
 };
 
-/* ---- teams: small integers on host and device (gshmem_team_t); the world is the only one so far */
-#ifndef GSHMEM_TEAM_WORLD /* as include/gshmem/device/impl/handle__types.cuh */
-typedef int32_t gshmem_team_t;
-#define GSHMEM_TEAM_WORLD 0
-#endif
+/* ---- teams: small integers, the same on host and device and on every member (gshmem_team_t: team_ids.h) */
+#include "gshmem/device/team_ids.h"
 typedef gshmem_team_t nvshmem_team_t;
 #define NVSHMEM_TEAM_WORLD GSHMEM_TEAM_WORLD
-#define NVSHMEM_TEAM_INVALID (-1)
+#define NVSHMEM_TEAM_SHARED GSHMEM_TEAM_SHARED
+#define NVSHMEMX_TEAM_NODE GSHMEMX_TEAM_NODE
+#define NVSHMEMX_TEAM_SAME_MYPE_NODE GSHMEMX_TEAM_SAME_MYPE_NODE
+#define NVSHMEM_TEAM_INVALID GSHMEM_TEAM_INVALID
 #define NVSHMEM_TEAM_NUM_CONTEXTS 1L
 typedef struct {
   int num_contexts;

@@ -248,6 +248,15 @@ void shmem_team_destroy(shmem_team_t team) {
   gshmem::teamDestroy("shmem_team_destroy", team);
 }
 
+int gshmemx_team_id(shmem_team_t team) {
+  return team == SHMEM_TEAM_INVALID ? -1 : gshmem::teamCheck("gshmemx_team_id", team)->slot;
+}
+
+shmem_team_t gshmemx_team_from_id(int id) {
+  gshmem::ops::requireInit("gshmemx_team_from_id");
+  return gshmem::teamOfId(id);
+}
+
 // ------------------------------------------------------------------------------------------------ contexts
 
 int shmem_ctx_create(long options, shmem_ctx_t* ctx) {

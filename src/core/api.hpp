@@ -41,6 +41,9 @@ gshmem_team* teamShared();
 gshmem_ctx* ctxDefault();
 /// Returns the validated team; fatal when `team` is invalid.
 gshmem_team* teamCheck(const char* call, gshmem_team* team);
+/// This PE's team of id @p id (its slot: gshmem/device/team_ids.h), or nullptr when this PE is in no team of that
+/// id (or @p id is out of range). Not thread-safe against a concurrent split or destroy.
+gshmem_team* teamOfId(int id);
 /// Collective over `parent`. Returns 0 and sets *out to the new team, or to nullptr (SHMEM_TEAM_INVALID) on PEs
 /// outside it. Returns -1 on every member, *out nullptr, when the team cannot be created: the triplet does not
 /// describe PEs of `parent`, or no team slot is free (logged at INFO). Fatal only for an invalid `parent`.

@@ -1,4 +1,7 @@
-// Teams: WORLD and SHARED queries, translate_pe, split_strided (even/odd), split_2d, get_config, team_sync, destroy.
+// Teams: WORLD and SHARED queries, translate_pe, split_strided (even/odd), split_2d, get_config, team_sync, destroy,
+// and the team ids of <shmemx.h> (the predefined node teams included).
+#include <shmemx.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -177,6 +180,45 @@ TEST_F(Teams, CreateAndDestroyRepeatedly) {
     shmem_team_sync(t);
     shmem_team_destroy(t);
   }
+  shmem_barrier_all();
+}
+
+TEST_F(Teams, IdsNameTheSameTeamOnEveryMember) {
+  // The predefined ids: world 0, shared 1, the node's PEs 2, this PE's rank on every node 3.
+  EXPECT_EQ(gshmemx_team_id(SHMEM_TEAM_WORLD), 0);
+  EXPECT_EQ(gshmemx_team_id(SHMEM_TEAM_SHARED), 1);
+  EXPECT_EQ(gshmemx_team_id(SHMEM_TEAM_INVALID), -1);
+  EXPECT_EQ(gshmemx_team_from_id(0), SHMEM_TEAM_WORLD);
+  EXPECT_EQ(gshmemx_team_from_id(1), SHMEM_TEAM_SHARED);
+  EXPECT_EQ(gshmemx_team_from_id(-1), SHMEM_TEAM_INVALID);
+  EXPECT_EQ(gshmemx_team_from_id(64), SHMEM_TEAM_INVALID);
+  for (int id = 2; id <= 3; ++id) {
+    shmem_team_t t = gshmemx_team_from_id(id);
+    ASSERT_NE(t, SHMEM_TEAM_INVALID) << "id " << id;
+    EXPECT_EQ(gshmemx_team_id(t), id);
+    const int my = shmem_team_my_pe(t);
+    EXPECT_GE(my, 0);
+    EXPECT_EQ(shmem_team_translate_pe(t, my, SHMEM_TEAM_WORLD), me_);
+    shmem_team_sync(t);  // a usable team: its slot is its own
+  }
+  // On one node (every PE in SHARED over shared memory) the node team is the world and SAME_MYPE_NODE this PE.
+  if (shmem_team_n_pes(SHMEM_TEAM_SHARED) == npes_) {
+    EXPECT_EQ(shmem_team_n_pes(gshmemx_team_from_id(2)), npes_);
+    EXPECT_EQ(shmem_team_n_pes(gshmemx_team_from_id(3)), 1);
+  }
+  // A split's id is the same on its members, names the team until it is destroyed, and is then free.
+  shmem_team_t rev = SHMEM_TEAM_INVALID;
+  ASSERT_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, npes_ - 1, -1, npes_, nullptr, 0, &rev), 0);
+  ASSERT_NE(rev, SHMEM_TEAM_INVALID);
+  const int id = gshmemx_team_id(rev);
+  EXPECT_GE(id, 4);
+  EXPECT_EQ(gshmemx_team_from_id(id), rev);
+  static int ids[1024];
+  for (int pe = 0; pe < npes_; ++pe) shmem_int_p(&ids[me_], id, pe);
+  shmem_barrier_all();
+  for (int pe = 0; pe < npes_; ++pe) EXPECT_EQ(ids[pe], id) << "PE " << pe;
+  shmem_team_destroy(rev);
+  EXPECT_EQ(gshmemx_team_from_id(id), SHMEM_TEAM_INVALID);
   shmem_barrier_all();
 }
 

@@ -109,61 +109,85 @@ static inline int nvshmemx_buffer_unregister_symmetric(void* addr, size_t length
                                 "free nvshmem_malloc memory with nvshmem_free");
 }
 
-/* ---- teams: the world only (device collectives and team handles are world-only so far) */
-/* team_my_pe, team_n_pes and team_translate_pe are host and device routines (device: under nvcc). */
+/* ---- teams: an nvshmem_team_t is a gshmem team id (team_ids.h), mapped to the host team of the same id by
+ * gshmemx_team_from_id; splits are the OpenSHMEM splits of that host team, and the new team's id is what the device
+ * sees too. team_my_pe, team_n_pes and team_translate_pe are host and device routines (device: under nvcc). */
 #ifdef __CUDACC__
 #define GSHMEMI_NV_HD __host__ __device__
 #else
 #define GSHMEMI_NV_HD
 #endif
 static inline GSHMEMI_NV_HD int nvshmem_team_my_pe(nvshmem_team_t t) {
-#ifdef __CUDA_ARCH__
-  return t == NVSHMEM_TEAM_WORLD ? gshmem_my_pe() : -1;
+#ifdef __CUDACC__
+  return gshmem_team_my_pe(t);
 #else
-  return t == NVSHMEM_TEAM_WORLD ? shmem_team_my_pe(SHMEM_TEAM_WORLD) : -1;
+  return shmem_team_my_pe(gshmemx_team_from_id(t));
 #endif
 }
 static inline GSHMEMI_NV_HD int nvshmem_team_n_pes(nvshmem_team_t t) {
-#ifdef __CUDA_ARCH__
-  return t == NVSHMEM_TEAM_WORLD ? gshmem_n_pes() : -1;
+#ifdef __CUDACC__
+  return gshmem_team_n_pes(t);
 #else
-  return t == NVSHMEM_TEAM_WORLD ? shmem_team_n_pes(SHMEM_TEAM_WORLD) : -1;
+  return shmem_team_n_pes(gshmemx_team_from_id(t));
 #endif
 }
 static inline GSHMEMI_NV_HD int nvshmem_team_translate_pe(nvshmem_team_t src, int src_pe, nvshmem_team_t dest) {
-  if (src != NVSHMEM_TEAM_WORLD || dest != NVSHMEM_TEAM_WORLD) return -1;
-#ifdef __CUDA_ARCH__
-  return src_pe >= 0 && src_pe < gshmem_n_pes() ? src_pe : -1;
+#ifdef __CUDACC__
+  return gshmem_team_translate_pe(src, src_pe, dest);
 #else
-  return src_pe >= 0 && src_pe < shmem_n_pes() ? src_pe : -1;
+  return shmem_team_translate_pe(gshmemx_team_from_id(src), src_pe, gshmemx_team_from_id(dest));
 #endif
 }
 static inline int nvshmem_team_get_config(nvshmem_team_t t, long mask, nvshmem_team_config_t* config) {
-  if (t != NVSHMEM_TEAM_WORLD) return -1;
-  if (mask & NVSHMEM_TEAM_NUM_CONTEXTS) config->num_contexts = 0;
+  shmem_team_config_t c;
+  const shmem_team_t team = gshmemx_team_from_id(t);
+  if (team == SHMEM_TEAM_INVALID || shmem_team_get_config(team, mask, &c) != 0) return -1;
+  if (config != NULL && (mask & NVSHMEM_TEAM_NUM_CONTEXTS)) config->num_contexts = c.num_contexts;
   return 0;
 }
+/* The host config of an NVSHMEM one (NULL stays NULL). */
+static inline const shmem_team_config_t* gshmemi_nv_config(const nvshmem_team_config_t* in, shmem_team_config_t* c) {
+  if (in == NULL) return NULL;
+  c->num_contexts = in->num_contexts;
+  return c;
+}
+/* Collective over the parent's members, as shmem_team_split_strided. *new_team: the new team's id on its members,
+ * NVSHMEM_TEAM_INVALID elsewhere; -1 (and NVSHMEM_TEAM_INVALID) when the parent is not a team of this PE, the
+ * triplet does not describe PEs of the parent, or no team id is free (GSHMEM_MAX_TEAMS). */
 static inline int nvshmem_team_split_strided(nvshmem_team_t parent, int start, int stride, int size,
                                              const nvshmem_team_config_t* config, long mask,
                                              nvshmem_team_t* new_team) {
-  (void)parent, (void)start, (void)stride, (void)size, (void)config, (void)mask;
+  shmem_team_config_t c;
+  shmem_team_t t = SHMEM_TEAM_INVALID;
+  const shmem_team_t p = gshmemx_team_from_id(parent);
+  int rc;
   *new_team = NVSHMEM_TEAM_INVALID;
-  gshmemi_nv_unsupported("nvshmem_team_split_strided", "device teams other than NVSHMEM_TEAM_WORLD",
-                         "use NVSHMEM_TEAM_WORLD, or shmem_team_split_strided with the host collectives");
-  return -1;
+  if (p == SHMEM_TEAM_INVALID) return -1;
+  rc = shmem_team_split_strided(p, start, stride, size, gshmemi_nv_config(config, &c), mask, &t);
+  if (t != SHMEM_TEAM_INVALID) *new_team = gshmemx_team_id(t);
+  return rc;
 }
+/* As shmem_team_split_2d: rows of xrange consecutive parent PEs (x) and the columns (y). */
 static inline int nvshmem_team_split_2d(nvshmem_team_t parent, int xrange, const nvshmem_team_config_t* xconfig,
                                         long xmask, nvshmem_team_t* xteam, const nvshmem_team_config_t* yconfig,
                                         long ymask, nvshmem_team_t* yteam) {
-  (void)parent, (void)xrange, (void)xconfig, (void)xmask, (void)yconfig, (void)ymask;
-  *xteam = NVSHMEM_TEAM_INVALID;
-  *yteam = NVSHMEM_TEAM_INVALID;
-  gshmemi_nv_unsupported("nvshmem_team_split_2d", "device teams other than NVSHMEM_TEAM_WORLD",
-                         "use NVSHMEM_TEAM_WORLD, or shmem_team_split_2d with the host collectives");
-  return -1;
+  shmem_team_config_t xc, yc;
+  shmem_team_t x = SHMEM_TEAM_INVALID, y = SHMEM_TEAM_INVALID;
+  const shmem_team_t p = gshmemx_team_from_id(parent);
+  int rc;
+  *xteam = *yteam = NVSHMEM_TEAM_INVALID;
+  if (p == SHMEM_TEAM_INVALID) return -1;
+  rc = shmem_team_split_2d(p, xrange, gshmemi_nv_config(xconfig, &xc), xmask, &x, gshmemi_nv_config(yconfig, &yc),
+                           ymask, &y);
+  if (x != SHMEM_TEAM_INVALID) *xteam = gshmemx_team_id(x);
+  if (y != SHMEM_TEAM_INVALID) *yteam = gshmemx_team_id(y);
+  return rc;
 }
-/* Destroying the world or an invalid team does nothing (no other team can exist). */
-static inline void nvshmem_team_destroy(nvshmem_team_t t) { (void)t; }
+/* Collective over the team's members. The predefined teams and NVSHMEM_TEAM_INVALID are left alone. Device and
+ * stream work on the team must be complete on every member first. */
+static inline void nvshmem_team_destroy(nvshmem_team_t t) {
+  if (t >= GSHMEMI_TEAM_FIRST_USER) shmem_team_destroy(gshmemx_team_from_id(t));
+}
 static inline int nvshmemx_team_get_uniqueid(nvshmemx_team_uniqueid_t* uid) {
   *uid = 0;
   return gshmemi_nv_unsupported("nvshmemx_team_get_uniqueid", "teams made from a unique id",

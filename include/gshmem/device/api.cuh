@@ -27,11 +27,17 @@
 // ivars whose entry is nonzero; _any returns SIZE_MAX and _some 0 at once when every ivar is excluded.
 //
 // Collectives (impl/coll__funcs.cuh; gshmem_T_OP_reduce, _reducescatter, _broadcast, _fcollect, _alltoall,
-// gshmem_barrier, gshmem_team_sync and their _warp/_block forms): GSHMEM_TEAM_WORLD only, every PE's heap mapped
-// (same node, P2P on). One group per PE calls each collective, every PE the same collectives in the same order;
-// the caller spins on the other PEs, so the calling group of every PE must be running at the same time (other
-// blocks of the grid must not wait on it unless the grid is launched cooperatively). Host-stream collectives
-// (gshmemx_*_on_stream) and device collectives must not be in flight at the same time on one PE.
+// gshmem_barrier, gshmem_team_sync and their _warp/_block forms): on any team this PE belongs to (the world, the
+// predefined teams, a team from a split: gshmem/device/team_ids.h), every member's heap mapped (same node, P2P on;
+// barrier and sync also reach unmapped members through the proxy). One group per member calls each collective,
+// every member the same collectives on the team in the same order; the caller spins on the other members, so the
+// calling group of every member must be running at the same time (other blocks of the grid must not wait on it
+// unless the grid is launched cooperatively). Host-stream collectives (gshmemx_*_on_stream) and device collectives
+// must not be in flight at the same time on one PE.
+//
+// Teams (impl/team__funcs.cuh; gshmem_team_my_pe, _n_pes, _translate_pe, host and device): a team id names the
+// team of that id this PE belongs to; a kernel sees the teams made before it was launched. A team must not be
+// destroyed while device or stream work on it is in flight on any member.
 #pragma once
 #include "gshmem/device/handle.cuh"
 
@@ -60,6 +66,7 @@ enum Scope : int { kScopeThread = 0, kScopeWarp = 1, kScopeBlock = 2 };
 #include <cstdio>
 
 #include "gshmem/device/impl/api__funcs.cuh"
+#include "gshmem/device/impl/team__funcs.cuh"
 #include "gshmem/device/impl/coll__funcs.cuh"
 #include "gshmem/device/impl/ext__funcs.cuh"
 #endif

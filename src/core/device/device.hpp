@@ -42,6 +42,13 @@ std::string backendFailure(int pe, Status st);
 Status backendMemset(void* dst, int value, std::size_t n);
 /// Device address of offset `off` of PE `pe`'s heap when mapped here, else nullptr.
 void* backendPeerPtr(int pe, std::size_t off);
+/// Mirror team @p t, this PE's team of id @p id, into the device team table (DeviceHandle::teams). Called by a
+/// split on its members; the table is filled from the host teams when the heap is made. Ok without a heap; a CUDA
+/// failure is logged and returned (the caller ends the job: the split cannot be undone on the other members).
+Status backendTeamSet(int id, const gshmem_team& t);
+/// Forget id @p id in the device team table and zero this PE's device synchronization words of it (the team is
+/// being destroyed, every member's device work on it complete). Ok without a heap; a CUDA failure is logged.
+Status backendTeamClear(int id);
 /// The handle kernels use; nullptr when there is no device heap.
 const DeviceHandle* backendHandle();
 int backendDeviceId();

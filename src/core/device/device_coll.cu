@@ -1,15 +1,18 @@
 // The stream forms of the device collectives (gshmemx_*_on_stream; the host forms wait for them). Arguments are
-// checked on the host, then kernels go on the stream, taking the DeviceHandle by value:
+// checked on the host, then kernels go on the stream, taking the DeviceHandle and the team (DeviceTeam, from the
+// host team of the id) by value:
 //   * a team of one PE: one device-to-device copy into dest (none in place);
-//   * when a PE's contribution to each PE fits a scratch slot (deviceCollSlotBytes): one kernel, the one-round
-//     exchange through the scratch (coll__funcs.cuh), over as many blocks as the bytes warrant;
-//   * above, reduce (GSHMEM_DEVICE_COLL_PIPELINE): one kernel that streams each part through the scratch in
-//     sub-chunks with flags and acknowledgements (coll_pipe__funcs.cuh), so only writes cross the links
+//   * on the world, when a PE's contribution to each PE fits a scratch slot (deviceCollSlotBytes): one kernel, the
+//     one-round exchange through the scratch (coll__funcs.cuh), over as many blocks as the bytes warrant; up to
+//     GSHMEM_DEVICE_COLL_LL_MAX, its low-latency form (coll_ll__funcs.cuh);
+//   * on the world above that, reduce (GSHMEM_DEVICE_COLL_PIPELINE): one kernel that streams each part through the
+//     scratch in sub-chunks with flags and acknowledgements (coll_pipe__funcs.cuh), so only writes cross the links
 //     (reducescatter takes the data phase below: on 2x H200 its pull was 5-12% faster than the pipeline);
-//   * above, broadcast, fcollect and alltoall (GSHMEM_DEVICE_COLL_CE): a barrier kernel, one copy-engine copy per
-//     destination PE (the local one on a side stream), a barrier kernel;
-//   * otherwise: a barrier kernel, the data phase spread over many blocks (each a part of this PE's share), and a
-//     barrier kernel: the data moves once, straight into dest. Stream order stands in for a grid-wide sync.
+//   * on the world above that, broadcast, fcollect and alltoall (GSHMEM_DEVICE_COLL_CE): a barrier kernel, one
+//     copy-engine copy per destination PE (each on a side stream), a barrier kernel;
+//   * otherwise (or any other team: the scratch and its epochs belong to the world's sequence of calls): a barrier
+//     kernel of the team, the data phase spread over many blocks (each a part of this PE's share), and a barrier
+//     kernel: the data moves once, straight into dest. Stream order stands in for a grid-wide sync.
 // The algorithms and their contract are in include/gshmem/device/impl/coll__funcs.cuh.
 #include <cuda_runtime.h>
 
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "base/config.hpp"
+#include "core/api.hpp"
 #include "core/device/device.hpp"
 #include "core/device/device_kernels.hpp"
 #include "gshmem/device/api.cuh"
@@ -53,29 +57,40 @@ __global__ void __launch_bounds__(kThreads) pipeKernel(DeviceHandle h, int scatt
 }
 
 template <int Op, typename T>
-__global__ void __launch_bounds__(kThreads) reduceKernel(DeviceHandle h, T* d, const T* s, size_t n, int scatter) {
-  if (scatter) dev::reducescatterPhase<kScopeBlock, Op, T>(h, d, s, n, blockIdx.x, gridDim.x);
-  else dev::reducePhase<kScopeBlock, Op, T>(h, d, s, n, blockIdx.x, gridDim.x);
+__global__ void __launch_bounds__(kThreads) reduceKernel(DeviceHandle h, DeviceTeam t, T* d, const T* s, size_t n,
+                                                         int scatter) {
+  if (scatter) dev::reducescatterPhase<kScopeBlock, Op, T>(h, t, d, s, n, blockIdx.x, gridDim.x);
+  else dev::reducePhase<kScopeBlock, Op, T>(h, t, d, s, n, blockIdx.x, gridDim.x);
 }
 
-__global__ void __launch_bounds__(kThreads) moverKernel(DeviceHandle h, int kind, void* d, const void* s, size_t n,
-                                                        int root) {
-  if (kind == dev::kCollBroadcast) dev::broadcastPhase<kScopeBlock>(h, d, s, n, root, blockIdx.x, gridDim.x);
-  else if (kind == dev::kCollFcollect) dev::fcollectPhase<kScopeBlock>(h, d, s, n, blockIdx.x, gridDim.x);
-  else dev::alltoallPhase<kScopeBlock>(h, d, s, n, blockIdx.x, gridDim.x);
+__global__ void __launch_bounds__(kThreads) moverKernel(DeviceHandle h, DeviceTeam t, int kind, void* d,
+                                                        const void* s, size_t n, int root) {
+  if (kind == dev::kCollBroadcast) dev::broadcastPhase<kScopeBlock>(h, t, d, s, n, root, blockIdx.x, gridDim.x);
+  else if (kind == dev::kCollFcollect) dev::fcollectPhase<kScopeBlock>(h, t, d, s, n, blockIdx.x, gridDim.x);
+  else dev::alltoallPhase<kScopeBlock>(h, t, d, s, n, blockIdx.x, gridDim.x);
 }
 
-/// The handle, once the call's team and peers are fit for the device collectives; else one line and the end.
-const DeviceHandle& collHandle(const char* call, gshmem_team_t team) {
-  const DeviceHandle* h = &handleFor(call);
-  if (team != GSHMEM_TEAM_WORLD)
-    fatal(call, "device collectives take GSHMEM_TEAM_WORLD (team %d given); use the host collective on other teams",
-          static_cast<int>(team));
-  for (int pe = 0; pe < h->n_pes; ++pe)
-    if (!backendPeerPtr(pe, 0))
-      fatal(call, "PE %d's device heap is not mapped here; device collectives need every PE on this node with "
-            "GSHMEM_P2P=1", pe);
-  return *h;
+/// A stream collective's handle and team.
+struct Coll {
+  const DeviceHandle& h;
+  DeviceTeam t;  ///< the team as the kernels see it
+  gshmem_team_t id;
+};
+
+/// The call's handle and team, once the team is one of this PE's and (need_mapped) every member's heap is mapped
+/// here; else one line and the end.
+Coll collTeam(const char* call, gshmem_team_t team, bool need_mapped) {
+  const DeviceHandle& h = handleFor(call);
+  const gshmem_team* ht = teamOfId(team);
+  if (!ht)
+    fatal(call, "team %d is not a team of this PE (NVSHMEM_TEAM_INVALID, destroyed, or this PE is not a member); "
+          "pass a team from a split that included this PE", static_cast<int>(team));
+  const DeviceTeam t{ht->start, ht->stride, ht->size, ht->my_index};
+  for (int k = 0; need_mapped && k < t.size; ++k)
+    if (!backendPeerPtr(t.pe(k), 0))
+      fatal(call, "PE %d's device heap is not mapped here; device collectives need every PE of the team on this "
+            "node with GSHMEM_P2P=1", t.pe(k));
+  return Coll{h, t, team};
 }
 
 int smCount() {
@@ -177,25 +192,26 @@ void ceMove(const char* call, const DeviceHandle& h, dev::CollKind kind, char* d
   launchBarrier(h, false, st);
 }
 
-/// Run a collective that sends @p c bytes to each PE: the one-round exchange when c fits a slot; above, the
-/// pipelined exchange (reductions) or the copy engines (movers) where configured, else sync + phase(blocks) +
-/// sync.
+/// Run a collective that sends @p c bytes to each member: on the world, the one-round exchange when c fits a slot;
+/// above, the pipeline (reduce) or the copy engines (movers) where configured; else sync + phase(blocks) + sync.
 template <int Op, typename T, class Phase>
-int run(const char* call, const DeviceHandle& h, dev::CollKind kind, void* d, const void* s, std::size_t c, int root,
+int run(const char* call, const Coll& k, dev::CollKind kind, void* d, const void* s, std::size_t c, int root,
         cudaStream_t st, Phase&& phase) {
-  const std::size_t bytes = c * static_cast<std::size_t>(h.n_pes);
+  const DeviceHandle& h = k.h;
+  const std::size_t bytes = c * static_cast<std::size_t>(k.t.size);
   char* dc = static_cast<char*>(d);
   const char* sc = static_cast<const char*>(s);
-  if (h.n_pes == 1) {  // a team of one: every collective copies its c bytes to dest, in stream order
+  if (k.t.size == 1) {  // a team of one: every collective copies its c bytes to dest, in stream order
     const cudaError_t e = d == s ? cudaSuccess : cudaMemcpyAsync(d, s, c, cudaMemcpyDeviceToDevice, st);
     if (e != cudaSuccess) fatal(call, "the copy of %zu bytes into dest failed: %s", c, cudaGetErrorString(e));
     return 0;
   }
   const std::size_t slot = deviceCollSlotBytes(h.n_pes);
   const bool reduction = kind == dev::kCollReduce || kind == dev::kCollReducescatter;
-  if (c <= slot) {
+  const bool world = k.id == GSHMEM_TEAM_WORLD;
+  if (world && c <= slot) {
     exchange<Op, T>(h, kind, dc, sc, c, c, root, st);
-  } else if (kind == dev::kCollReduce && params().DEVICE_COLL_PIPELINE) {
+  } else if (world && kind == dev::kCollReduce && params().DEVICE_COLL_PIPELINE) {
     // Sub-slots of at least 8 KiB: a part's piece of a slot holds two.
     const unsigned parts = std::min({blocksFor(bytes), static_cast<unsigned>(slot / (16 << 10)),
                                      residentCap<pipeKernel<Op, T>>()});
@@ -203,12 +219,12 @@ int run(const char* call, const DeviceHandle& h, dev::CollKind kind, void* d, co
     pipeKernel<Op, T><<<parts, kThreads, 0, st>>>(h, 0, ++g_epoch, reinterpret_cast<T*>(dc),
                                                   reinterpret_cast<const T*>(sc), c / sizeof(T));
     launchBarrier(h, false, st);  // the other PEs write this PE's dest
-  } else if (!reduction && params().DEVICE_COLL_CE) {
+  } else if (world && !reduction && params().DEVICE_COLL_CE) {
     ceMove(call, h, kind, dc, sc, c, root, st);
   } else {
-    launchBarrier(h, false, st);
+    launchTeamBarrier(h, k.t, k.id, false, st);
     phase(blocksFor(bytes));
-    launchBarrier(h, false, st);
+    launchTeamBarrier(h, k.t, k.id, false, st);
   }
   checkLaunch(call);
   return 0;
@@ -217,34 +233,36 @@ int run(const char* call, const DeviceHandle& h, dev::CollKind kind, void* d, co
 template <int Op, typename T>
 int reduceOnStream(const char* call, gshmem_team_t team, T* d, const T* s, std::size_t n, bool scatter,
                    cudaStream_t st) {
-  const DeviceHandle& h = collHandle(call, team);
+  const Coll k = collTeam(call, team, true);
   if (n == 0) return 0;
-  const std::size_t npes = static_cast<std::size_t>(h.n_pes);
+  const std::size_t npes = static_cast<std::size_t>(k.t.size);
   checkDev(call, "dest", d, n * sizeof(T));
   checkDev(call, "source", s, (scatter ? n * npes : n) * sizeof(T));
-  return run<Op, T>(call, h, scatter ? dev::kCollReducescatter : dev::kCollReduce, d, s, n * sizeof(T), 0, st,
+  return run<Op, T>(call, k, scatter ? dev::kCollReducescatter : dev::kCollReduce, d, s, n * sizeof(T), 0, st,
                     [&](unsigned blocks) {
-                      reduceKernel<Op, T><<<blocks, kThreads, 0, st>>>(h, d, s, n, scatter ? 1 : 0);
+                      reduceKernel<Op, T><<<blocks, kThreads, 0, st>>>(k.h, k.t, d, s, n, scatter ? 1 : 0);
                     });
 }
 
 /// Broadcast, fcollect or alltoall (kind) of n bytes per PE.
 int moverOnStream(const char* call, gshmem_team_t team, dev::CollKind kind, void* d, const void* s, std::size_t n,
                   int root, cudaStream_t st) {
-  const DeviceHandle& h = collHandle(call, team);
-  if (kind == dev::kCollBroadcast && static_cast<unsigned>(root) >= static_cast<unsigned>(h.n_pes))
-    fatal(call, "PE_root %d is not a PE of the team (0..%d)", root, h.n_pes - 1);
+  const Coll k = collTeam(call, team, true);
+  if (kind == dev::kCollBroadcast && static_cast<unsigned>(root) >= static_cast<unsigned>(k.t.size))
+    fatal(call, "PE_root %d is not a PE of the team (0..%d)", root, k.t.size - 1);
   if (n == 0) return 0;
-  const std::size_t npes = static_cast<std::size_t>(h.n_pes);
+  const std::size_t npes = static_cast<std::size_t>(k.t.size);
   checkDev(call, "dest", d, kind == dev::kCollBroadcast ? n : n * npes);
   checkDev(call, "source", s, kind == dev::kCollAlltoall ? n * npes : n);
-  return run<dev::kRedSum, unsigned char>(call, h, kind, d, s, n, root, st, [&](unsigned blocks) {
-    moverKernel<<<blocks, kThreads, 0, st>>>(h, kind, d, s, n, root);
+  return run<dev::kRedSum, unsigned char>(call, k, kind, d, s, n, root, st, [&](unsigned blocks) {
+    moverKernel<<<blocks, kThreads, 0, st>>>(k.h, k.t, kind, d, s, n, root);
   });
 }
 
+/// Barrier (do_quiet) or sync of any team this PE belongs to; unmapped members are reached through the proxy.
 void syncOnStream(const char* call, gshmem_team_t team, bool do_quiet, cudaStream_t st) {
-  launchBarrier(collHandle(call, team), do_quiet, st);
+  const Coll k = collTeam(call, team, false);
+  launchTeamBarrier(k.h, k.t, k.id, do_quiet, st);
   checkLaunch(call);
 }
 

@@ -37,6 +37,7 @@ struct State {
   std::size_t user = 0, total = 0;
   std::vector<char*> peer;  // device address of each PE's heap mapped here (protocols::devicePeerBase)
   char** d_peer = nullptr;
+  DeviceTeam* d_teams = nullptr;  // kDeviceTeams entries: DeviceHandle::teams
   DeviceHandle handle{};
   bool have_handle = false;
   uint64_t epoch = 0;     // lanes made before this init are stale (see lane())
@@ -217,6 +218,20 @@ Status warnSharedGpu(std::string* err) {
   return Status::Ok;
 }
 
+/// The device team table: every team this PE holds (the predefined ones at init), by id.
+DeviceTeam teamEntry(const gshmem_team* t) {
+  DeviceTeam e;
+  if (t) e = DeviceTeam{t->start, t->stride, t->size, t->my_index};
+  return e;
+}
+Status teamsTableCreate(std::string* err) {
+  DeviceTeam table[kDeviceTeams];
+  for (int id = 0; id < kDeviceTeams; ++id) table[id] = teamEntry(teamOfId(id));
+  GSHMEM_CUDA_TRY_WHY(err, cudaMalloc(&g.d_teams, sizeof table));
+  GSHMEM_CUDA_TRY_WHY(err, cudaMemcpy(g.d_teams, table, sizeof table, cudaMemcpyHostToDevice));
+  return Status::Ok;
+}
+
 /// Fill the DeviceHandle kernels use and push it to every registered translation unit.
 Status handleBuild(const uint64_t ce_min[3], std::string* err) {
   const int n = g_rt.n_pes;
@@ -232,6 +247,8 @@ Status handleBuild(const uint64_t ce_min[3], std::string* err) {
   for (int k = 0; k < 3; ++k) h.ce_min[k] = g.proxy_on ? ce_min[k] : ~0ull;
   h.sync = reinterpret_cast<DeviceSync*>(g.base + g.user);
   h.sync_offset = g.user;
+  GSHMEM_CHECK(teamsTableCreate(err));
+  h.teams = g.d_teams;
   g.have_handle = true;
   g_region = Region{g.base, g.user};
   allocatorReset(g.user);
@@ -310,10 +327,12 @@ void backendFinalize() {
   }
   protocols::deviceFinalize();  // collective: stops the staged server, closes IPC mappings (barrier inside)
   cudaFree(g.d_peer);
+  cudaFree(g.d_teams);
   cudaFree(g.base);
   lanesFree();
   g.base = nullptr;
   g.d_peer = nullptr;
+  g.d_teams = nullptr;
   g.have_handle = false;
   g.handle = DeviceHandle{};
   g.peer.clear();
@@ -361,6 +380,35 @@ Status backendMemset(void* dst, int value, std::size_t n) {
 void* backendPeerPtr(int pe, std::size_t off) {
   if (!g.base || static_cast<unsigned>(pe) >= g.peer.size() || !g.peer[pe]) return nullptr;
   return g.peer[pe] + off;
+}
+
+// On the calling thread's lane, not the legacy stream: a kernel of the program may be running (waiting for PEs
+// that are still in the split), and a legacy-stream copy would wait for it.
+Status backendTeamSet(int id, const gshmem_team& t) {
+  if (!g.d_teams) return Status::Ok;
+  Lane* l = nullptr;
+  GSHMEM_CHECK(lane(&l));
+  static_assert(std::is_trivially_copyable<DeviceTeam>::value, "copied as bytes");
+  const DeviceTeam e = teamEntry(&t);
+  GSHMEM_CUDA_TRY(kWho, cudaMemcpyAsync(g.d_teams + id, &e, sizeof e, cudaMemcpyHostToDevice, l->stream));
+  GSHMEM_CUDA_TRY(kWho, cudaStreamSynchronize(l->stream));
+  return Status::Ok;
+}
+
+Status backendTeamClear(int id) {
+  if (!g.d_teams) return Status::Ok;
+  Lane* l = nullptr;
+  GSHMEM_CHECK(lane(&l));
+  const DeviceTeam none;
+  char* sync = g.base + g.user;
+  GSHMEM_CUDA_TRY(kWho, cudaMemcpyAsync(g.d_teams + id, &none, sizeof none, cudaMemcpyHostToDevice, l->stream));
+  GSHMEM_CUDA_TRY(kWho, cudaMemsetAsync(sync + deviceTeamSyncOffset(g_rt.n_pes) + sizeof(unsigned long long) * id, 0,
+                                        sizeof(unsigned long long), l->stream));
+  GSHMEM_CUDA_TRY(kWho, cudaMemsetAsync(sync + deviceTeamFlagsOffset(g_rt.n_pes) +
+                                            sizeof(unsigned long long) * std::size_t(id) * g_rt.n_pes,
+                                        0, sizeof(unsigned long long) * g_rt.n_pes, l->stream));
+  GSHMEM_CUDA_TRY(kWho, cudaStreamSynchronize(l->stream));
+  return Status::Ok;
 }
 
 const DeviceHandle* backendHandle() { return g.have_handle ? &g.handle : nullptr; }

@@ -49,10 +49,19 @@ __global__ void quietKernel(DeviceHandle h) { dev::quiet(h); }
 
 __global__ void barrierKernel(DeviceHandle h, int do_quiet) { dev::barrierAll(h, do_quiet != 0); }
 
+__global__ void teamBarrierKernel(DeviceHandle h, DeviceTeam t, gshmem_team_t id, int do_quiet) {
+  dev::teamBarrierThread(h, t, id, do_quiet != 0);
+}
+
 }  // namespace
 
 void launchBarrier(const DeviceHandle& h, bool do_quiet, cudaStream_t s) {
   barrierKernel<<<1, 1, 0, s>>>(h, do_quiet ? 1 : 0);
+}
+
+void launchTeamBarrier(const DeviceHandle& h, const DeviceTeam& t, gshmem_team_t id, bool do_quiet, cudaStream_t s) {
+  if (id == GSHMEM_TEAM_WORLD) launchBarrier(h, do_quiet, s);
+  else teamBarrierKernel<<<1, 1, 0, s>>>(h, t, id, do_quiet ? 1 : 0);
 }
 
 // Validation of the public calls' arguments: each failure is the call's one-line error (core/runtime/errors.cpp).
@@ -172,7 +181,8 @@ cudaError_t loadKernels() {
   const void* fns[] = {reinterpret_cast<const void*>(putKernel),
                        reinterpret_cast<const void*>(putSignalKernel), reinterpret_cast<const void*>(signalKernel),
                        reinterpret_cast<const void*>(waitKernel), reinterpret_cast<const void*>(quietKernel),
-                       reinterpret_cast<const void*>(barrierKernel)};
+                       reinterpret_cast<const void*>(barrierKernel),
+                       reinterpret_cast<const void*>(teamBarrierKernel)};
   for (const void* f : fns) {
     cudaError_t e = cudaFuncGetAttributes(&a, f);
     if (e != cudaSuccess) return e;

@@ -13,6 +13,9 @@ namespace gshmem::device {
 cudaError_t loadKernels();
 /// Enqueue the device barrier (barrier_all with @p do_quiet, else sync_all) on @p s; the caller checks the launch.
 void launchBarrier(const DeviceHandle& h, bool do_quiet, cudaStream_t s);
+/// Enqueue the barrier of team @p id (view @p t; the world's is launchBarrier's) on @p s; the caller checks the
+/// launch. It shares its epochs with the device barrier of the same team.
+void launchTeamBarrier(const DeviceHandle& h, const DeviceTeam& t, gshmem_team_t id, bool do_quiet, cudaStream_t s);
 /// Enqueue "wait until *sig cmp value" on @p s as a stream memory operation (cuStreamWaitValue64: the GPU's front
 /// end polls the word, holding no SM, so a GPU shared with other processes can run their work meanwhile), with
 /// the driver's remote-write flush where the device has it. Only GE and EQ have one; GE compares as the driver does

@@ -14,6 +14,8 @@ Status backendAmo(int, std::size_t, AmoOp, unsigned, uint64_t, uint64_t, uint64_
 std::string backendFailure(int, Status) { return "failed: this build has no CUDA"; }
 Status backendMemset(void*, int, std::size_t) { return Status::Unsupported; }
 void* backendPeerPtr(int, std::size_t) { return nullptr; }
+Status backendTeamSet(int, const gshmem_team&) { return Status::Ok; }
+Status backendTeamClear(int) { return Status::Ok; }
 const DeviceHandle* backendHandle() { return nullptr; }
 int backendDeviceId() { return -1; }
 int backendPesOnGpu() { return 1; }

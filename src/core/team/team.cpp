@@ -1,5 +1,8 @@
 // Teams and contexts. A team is a strided set of world PEs holding one synchronization slot of the control area;
-// members agree on the slot when the team is split (the union of their used-slot masks, lowest free bit).
+// members agree on the slot when the team is split (the union of their used-slot masks, lowest free bit). The slot
+// is also the team's id as device code names it (gshmem_team_t, gshmem/device/team_ids.h): slots 0-3 are the
+// predefined teams (world, shared, node, same-mype-node), and the device layer mirrors every team of this PE into
+// its team table (device::backendTeamSet / backendTeamClear).
 #include <algorithm>
 #include <atomic>
 #include <mutex>
@@ -8,8 +11,10 @@
 
 #include "base/config.hpp"
 #include "core/api.hpp"
+#include "core/device/device.hpp"
 #include "core/team/team_internal.hpp"
 #include "core/sync/agree.hpp"
+#include "gshmem/device/team_ids.h"
 
 // The objects behind SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED and SHMEM_CTX_DEFAULT (shmem.h): exported data.
 extern "C" {
@@ -20,8 +25,13 @@ __attribute__((visibility("default"))) gshmem_ctx gshmem_ctx_default_obj;
 
 namespace gshmem {
 
+static_assert(GSHMEMI_TEAM_IDS == kMaxTeams, "a team's id is its slot");
+
 namespace {
+gshmem_team g_team_node;                 ///< GSHMEMX_TEAM_NODE (slot 2)
+gshmem_team g_team_same_mype_node;       ///< GSHMEMX_TEAM_SAME_MYPE_NODE (slot 3)
 uint64_t g_slots_used = 0;               ///< slots held by teams this PE belongs to
+gshmem_team* g_by_slot[kMaxTeams] = {};  ///< this PE's team in each slot (its id), or nullptr
 std::vector<gshmem_team*> g_user_teams;  ///< live teams created by splits (this PE is a member)
 
 uint64_t* scratch() { return reinterpret_cast<uint64_t*>(controlArea() + 1); }
@@ -34,6 +44,30 @@ void resetSlot(int slot) {
   std::memset(collScratch(slot), 0, g_rt.n_pes * sizeof(uint64_t));
   agree::reset(slot);
 }
+
+/// Make @p t the predefined team of @p slot over @p members (ascending world PEs, this PE among them) when they
+/// form a strided set; otherwise, after a warning naming @p what, the team of this PE alone. Every member computes
+/// the same set, so every member decides alike.
+void predefinedTeam(gshmem_team* t, int slot, const std::vector<int>& members, const char* what) {
+  *t = gshmem_team{};
+  t->predefined = true;
+  t->slot = slot;
+  const int stride = members.size() > 1 ? members[1] - members[0] : 1;
+  bool strided = !members.empty();
+  for (size_t i = 1; i < members.size(); ++i) strided &= (members[i] - members[i - 1] == stride);
+  if (strided) {
+    t->start = members[0];
+    t->stride = stride;
+    t->size = static_cast<int>(members.size());
+    t->my_index = static_cast<int>(std::find(members.begin(), members.end(), g_rt.my_pe) - members.begin());
+  } else {
+    GSHMEM_LOG_WARN(TEAM, "the PEs of %s are not a strided set: it holds only this PE", what);
+    t->start = g_rt.my_pe;
+    t->size = 1;
+    t->my_index = 0;
+  }
+  g_by_slot[slot] = t;
+}
 }  // namespace
 
 void teamsInit() {
@@ -45,32 +79,25 @@ void teamsInit() {
   w.my_index = g_rt.my_pe;
   w.slot = 0;
   w.predefined = true;
+  g_by_slot[GSHMEM_TEAM_WORLD] = &w;
 
   // SHARED: the PEs whose heap is mapped here (shmem_ptr works for them: the node's PEs unless
-  // GSHMEM_TRANSPORTS=ucx), when they form a strided set (they do under Open MPI's by-slot and by-node mappings);
-  // otherwise only this PE.
-  std::vector<int> local;
-  for (int pe = 0; pe < g_rt.n_pes; ++pe)
+  // GSHMEM_TRANSPORTS=ucx), when they form a strided set (they do under Open MPI's by-slot and by-node mappings).
+  // NODE: the PEs of this node. SAME_MYPE_NODE: the PEs whose rank among their node's PEs is this PE's.
+  std::vector<int> local, node, same;
+  auto nodeOf = [](int pe) { return g_rt.node_of.empty() ? 0 : g_rt.node_of[pe]; };  // dense node numbers
+  std::vector<int> rank_in_node(g_rt.n_pes), seen(g_rt.n_pes, 0);
+  for (int pe = 0; pe < g_rt.n_pes; ++pe) {
+    rank_in_node[pe] = seen[nodeOf(pe)]++;
     if (g_rt.peers[pe].base[kRegionHeap] != nullptr) local.push_back(pe);
-  int stride = local.size() > 1 ? local[1] - local[0] : 1;
-  bool strided = true;
-  for (size_t i = 1; i < local.size(); ++i) strided &= (local[i] - local[i - 1] == stride);
-  gshmem_team& s = gshmem_team_shared_obj;
-  s = gshmem_team{};
-  s.predefined = true;
-  s.slot = 1;
-  if (strided) {
-    s.start = local[0];
-    s.stride = stride;
-    s.size = static_cast<int>(local.size());
-    s.my_index = static_cast<int>(std::find(local.begin(), local.end(), g_rt.my_pe) - local.begin());
-  } else {
-    GSHMEM_LOG_WARN(TEAM, "the PEs of this node are not a strided set: SHMEM_TEAM_SHARED holds only this PE");
-    s.start = g_rt.my_pe;
-    s.size = 1;
-    s.my_index = 0;
+    if (nodeOf(pe) == nodeOf(g_rt.my_pe)) node.push_back(pe);
   }
-  g_slots_used = 0x3;
+  for (int pe = 0; pe < g_rt.n_pes; ++pe)
+    if (rank_in_node[pe] == rank_in_node[g_rt.my_pe]) same.push_back(pe);
+  predefinedTeam(&gshmem_team_shared_obj, GSHMEM_TEAM_SHARED, local, "SHMEM_TEAM_SHARED");
+  predefinedTeam(&g_team_node, GSHMEMX_TEAM_NODE, node, "this node (GSHMEMX_TEAM_NODE)");
+  predefinedTeam(&g_team_same_mype_node, GSHMEMX_TEAM_SAME_MYPE_NODE, same, "GSHMEMX_TEAM_SAME_MYPE_NODE");
+  g_slots_used = (uint64_t(1) << GSHMEMI_TEAM_FIRST_USER) - 1;
   gshmem_ctx_default_obj = gshmem_ctx{&w, 0, true};
 }
 
@@ -78,15 +105,22 @@ void teamsFinalize() {
   for (gshmem_team* t : g_user_teams) delete t;
   g_user_teams.clear();
   g_slots_used = 0;
+  std::fill(std::begin(g_by_slot), std::end(g_by_slot), nullptr);
 }
 
 gshmem_team* teamWorld() { return &gshmem_team_world_obj; }
 gshmem_team* teamShared() { return &gshmem_team_shared_obj; }
 gshmem_ctx* ctxDefault() { return &gshmem_ctx_default_obj; }
 
+gshmem_team* teamOfId(int id) {
+  return static_cast<unsigned>(id) < static_cast<unsigned>(kMaxTeams) ? g_by_slot[id] : nullptr;
+}
+
 gshmem_team* teamCheck(const char* call, gshmem_team* team) {
   ops::requireInit(call);
-  if (team == &gshmem_team_world_obj || team == &gshmem_team_shared_obj) return team;
+  if (team == &gshmem_team_world_obj || team == &gshmem_team_shared_obj || team == &g_team_node ||
+      team == &g_team_same_mype_node)
+    return team;
   if (team && std::find(g_user_teams.begin(), g_user_teams.end(), team) != g_user_teams.end()) return team;
   fatal(call, "team %p is not a valid team (SHMEM_TEAM_INVALID, destroyed, or not a team of this PE)",
         static_cast<void*>(team));
@@ -164,6 +198,8 @@ int teamSplitStrided(const char* call, gshmem_team* parent, int start, int strid
   t->num_contexts = num_contexts;
   g_slots_used |= uint64_t(1) << slot;
   g_user_teams.push_back(t);
+  g_by_slot[slot] = t;
+  if (isError(device::backendTeamSet(slot, *t))) fatal(call, "cannot publish the new team to the GPU (see above)");
   GSHMEM_LOG_DEBUG(TEAM, "team %p: start %d stride %d size %d slot %d", static_cast<void*>(t), t->start, t->stride,
                    t->size, slot);
   *out = t;
@@ -173,10 +209,15 @@ int teamSplitStrided(const char* call, gshmem_team* parent, int start, int strid
 void teamDestroy(const char* call, gshmem_team* team) {
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
   team = teamCheck(call, team);
-  if (team->predefined) fatal(call, "SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED cannot be destroyed");
-  // After this sync no member signals our cells for this slot again, so they can be reset for reuse.
+  if (team->predefined) fatal(call, "the predefined teams (SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED, the node teams) cannot "
+                              "be destroyed");
+  // After this sync no member signals our cells for this slot again, so they can be reset for reuse. The device
+  // layer resets its words of the slot too: device and stream collectives on the team are complete by contract.
   teamSyncImpl(team, call);
   resetSlot(team->slot);
+  if (isError(device::backendTeamClear(team->slot)))
+    fatal(call, "cannot reset the team's device synchronization words (see above)");
+  g_by_slot[team->slot] = nullptr;
   g_slots_used &= ~(uint64_t(1) << team->slot);
   g_user_teams.erase(std::find(g_user_teams.begin(), g_user_teams.end(), team));
   delete team;

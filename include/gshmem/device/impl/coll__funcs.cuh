@@ -2,9 +2,11 @@
 // device team, called by one group (thread, warp or block: scope S) per PE. Included by api.cuh under nvcc.
 //
 // Contract (see api.cuh for the launch rules):
-//   * Team: GSHMEM_TEAM_WORLD. Every PE of the team calls the same collectives in the same order.
-//   * Every peer's heap must be mapped here (P2P: same node, GSHMEM_P2P=1; PEs sharing a GPU are mapped);
-//     a collective that finds an unmapped peer stops the kernel with a one-line message.
+//   * Team: any team this PE belongs to (team__funcs.cuh); PE numbers (a broadcast's root) are team indices. Every
+//     member calls the same collectives on the team in the same order; PEs outside the team do not call.
+//   * Every member's heap must be mapped here (P2P: same node, GSHMEM_P2P=1; PEs sharing a GPU are mapped);
+//     a collective that finds an unmapped member stops the kernel with a one-line message. Barrier and sync
+//     reach unmapped members through the proxy, as barrier_all does.
 //   * Algorithms are push/pull over direct loads and stores, bracketed by the team barrier: the entry barrier
 //     makes every PE's source ready and every destination free, the exit barrier makes every result complete
 //     and every source reusable. A collective returns with its results visible on every PE.
@@ -54,21 +56,6 @@ GSHMEM_DEVICE_INLINE T reduce2(T a, T b) {
   }
 }
 
-/// Stop the kernel unless @p team is one the device collectives serve and every member's heap is mapped.
-GSHMEM_DEVICE_INLINE void collCheck(const DeviceHandle& h, gshmem_team_t team, const char* call) {
-  if (team != GSHMEM_TEAM_WORLD) {
-    printf("gshmem: PE %d: %s: device collectives take GSHMEM_TEAM_WORLD (got team %d); use the host collective "
-           "for other teams\n", h.my_pe, call, static_cast<int>(team));
-    __trap();
-  }
-  for (int pe = 0; pe < h.n_pes; ++pe)
-    if (peerPtr(h, h.heap_base, pe) == nullptr) {
-      printf("gshmem: PE %d: %s: PE %d's device heap is not mapped here; device collectives need every PE on this "
-             "node with GSHMEM_P2P=1\n", h.my_pe, call, pe);
-      __trap();
-    }
-}
-
 /// The part [b, e) of n items that member `me` of `npes` owns: balanced, in order.
 GSHMEM_DEVICE_INLINE void ownedPart(size_t n, int npes, int me, size_t* b, size_t* e) {
   const size_t q = n / npes, r = n % npes;
@@ -76,13 +63,13 @@ GSHMEM_DEVICE_INLINE void ownedPart(size_t n, int npes, int me, size_t* b, size_
   *e = *b + q + (static_cast<size_t>(me) < r ? 1 : 0);
 }
 
-/// Reduce items [b, e) of every PE's `src` (+ src_base items) and store the result at dst + (i - b) in each PE of
-/// dst_pes (all PEs, or only this one: reducescatter). Group scope S; 16-byte vectors when everything is aligned.
+/// Reduce items [b, e) of every member's `src` and store the result at dst + (i - b) in every member (dst_all) or
+/// only in this PE (reducescatter). Group scope S; 16-byte vectors when everything is aligned.
 template <int S, int Op, typename T>
-GSHMEM_DEVICE_INLINE void reduceItems(const DeviceHandle& h, T* dst, bool dst_all, const T* src, size_t b,
-                                      size_t e, size_t tid, size_t nthreads) {
+GSHMEM_DEVICE_INLINE void reduceItems(const DeviceHandle& h, const DeviceTeam& t, T* dst, bool dst_all, const T* src,
+                                      size_t b, size_t e, size_t tid, size_t nthreads) {
   constexpr int kV = 16 / sizeof(T) > 0 ? 16 / sizeof(T) : 1;
-  const int n = h.n_pes;
+  const int n = t.size;
   size_t i = b;
   const bool vec = sizeof(T) <= 16 && 16 % sizeof(T) == 0 &&
                    ((reinterpret_cast<uintptr_t>(src + b) | reinterpret_cast<uintptr_t>(dst)) & 15) == 0;
@@ -94,39 +81,41 @@ GSHMEM_DEVICE_INLINE void reduceItems(const DeviceHandle& h, T* dst, bool dst_al
     for (; v + (kU - 1) * nthreads < nv; v += kU * nthreads) {
       U acc[kU], o[kU];
 #pragma unroll
-      for (int u = 0; u < kU; ++u) acc[u].w = *reinterpret_cast<const int4*>(peerPtr(h, src + b, 0) + (v + u * nthreads) * kV);
-      for (int pe = 1; pe < n; ++pe) {
+      for (int u = 0; u < kU; ++u)
+        acc[u].w = *reinterpret_cast<const int4*>(peerPtr(h, src + b, t.pe(0)) + (v + u * nthreads) * kV);
+      for (int m = 1; m < n; ++m) {
 #pragma unroll
-        for (int u = 0; u < kU; ++u) o[u].w = *reinterpret_cast<const int4*>(peerPtr(h, src + b, pe) + (v + u * nthreads) * kV);
+        for (int u = 0; u < kU; ++u)
+          o[u].w = *reinterpret_cast<const int4*>(peerPtr(h, src + b, t.pe(m)) + (v + u * nthreads) * kV);
 #pragma unroll
         for (int u = 0; u < kU; ++u)
 #pragma unroll
           for (int k = 0; k < kV; ++k) acc[u].x[k] = reduce2<Op, T>(acc[u].x[k], o[u].x[k]);
       }
       for (int k = 0; k < (dst_all ? n : 1); ++k) {
-        T* d = dst_all ? peerPtr(h, dst, (h.my_pe + k) % n) : dst;
+        T* d = dst_all ? peerPtr(h, dst, t.pe((t.my_index + k) % n)) : dst;
 #pragma unroll
         for (int u = 0; u < kU; ++u) *reinterpret_cast<int4*>(d + (v + u * nthreads) * kV) = acc[u].w;
       }
     }
     for (; v < nv; v += nthreads) {
       U acc, o;
-      acc.w = *reinterpret_cast<const int4*>(peerPtr(h, src + b, 0) + v * kV);
-      for (int pe = 1; pe < n; ++pe) {
-        o.w = *reinterpret_cast<const int4*>(peerPtr(h, src + b, pe) + v * kV);
+      acc.w = *reinterpret_cast<const int4*>(peerPtr(h, src + b, t.pe(0)) + v * kV);
+      for (int m = 1; m < n; ++m) {
+        o.w = *reinterpret_cast<const int4*>(peerPtr(h, src + b, t.pe(m)) + v * kV);
 #pragma unroll
         for (int k = 0; k < kV; ++k) acc.x[k] = reduce2<Op, T>(acc.x[k], o.x[k]);
       }
       for (int k = 0; k < (dst_all ? n : 1); ++k)
-        *reinterpret_cast<int4*>((dst_all ? peerPtr(h, dst, (h.my_pe + k) % n) : dst) + v * kV) = acc.w;
+        *reinterpret_cast<int4*>((dst_all ? peerPtr(h, dst, t.pe((t.my_index + k) % n)) : dst) + v * kV) = acc.w;
     }
     i = b + nv * kV;
   }
   for (size_t j = i + tid; j < e; j += nthreads) {
-    T acc = *(peerPtr(h, src, 0) + j);
-    for (int pe = 1; pe < n; ++pe) acc = reduce2<Op, T>(acc, *(peerPtr(h, src, pe) + j));
+    T acc = *(peerPtr(h, src, t.pe(0)) + j);
+    for (int m = 1; m < n; ++m) acc = reduce2<Op, T>(acc, *(peerPtr(h, src, t.pe(m)) + j));
     if (dst_all) {
-      for (int k = 0; k < n; ++k) *(peerPtr(h, dst, (h.my_pe + k) % n) + (j - b)) = acc;
+      for (int k = 0; k < n; ++k) *(peerPtr(h, dst, t.pe((t.my_index + k) % n)) + (j - b)) = acc;
     } else {
       dst[j - b] = acc;
     }
@@ -149,58 +138,58 @@ GSHMEM_DEVICE_INLINE void pushPart(const DeviceHandle& h, void* dst, const void*
 }  // namespace detail
 
 // ------------------------------------------------------------------------------------------ the data phases
-// Each is what one group does between the entry and exit barriers; `part` of `parts` splits the work over groups
-// (the device API passes 0 of 1).
+// Each is what one group does between the entry and exit barriers, on team t (members are team indices, world PEs
+// come from t.pe); `part` of `parts` splits the work over groups (the device API passes 0 of 1).
 
-/// Allreduce (reduce on a team): dest = op over PEs of source, nreduce items, in every PE.
+/// Allreduce (reduce on a team): dest = op over members of source, nreduce items, in every member.
 template <int S, int Op, typename T>
-GSHMEM_DEVICE_INLINE void reducePhase(const DeviceHandle& h, T* dest, const T* source, size_t nreduce, size_t part,
-                                      size_t parts) {
+GSHMEM_DEVICE_INLINE void reducePhase(const DeviceHandle& h, const DeviceTeam& t, T* dest, const T* source,
+                                      size_t nreduce, size_t part, size_t parts) {
   size_t b, e, pb, pe_;
-  detail::ownedPart(nreduce, h.n_pes, h.my_pe, &b, &e);
+  detail::ownedPart(nreduce, t.size, t.my_index, &b, &e);
   detail::ownedPart(e - b, static_cast<int>(parts), static_cast<int>(part), &pb, &pe_);
-  detail::reduceItems<S, Op, T>(h, dest + b + pb, true, source, b + pb, b + pe_, detail::groupRank<S>(),
+  detail::reduceItems<S, Op, T>(h, t, dest + b + pb, true, source, b + pb, b + pe_, detail::groupRank<S>(),
                                 detail::groupSize<S>());
 }
 
-/// Reducescatter: dest (nreduce items) in PE p = op over PEs of source[p * nreduce, (p + 1) * nreduce).
+/// Reducescatter: dest (nreduce items) in member m = op over members of source[m * nreduce, (m + 1) * nreduce).
 template <int S, int Op, typename T>
-GSHMEM_DEVICE_INLINE void reducescatterPhase(const DeviceHandle& h, T* dest, const T* source, size_t nreduce,
-                                             size_t part, size_t parts) {
+GSHMEM_DEVICE_INLINE void reducescatterPhase(const DeviceHandle& h, const DeviceTeam& t, T* dest, const T* source,
+                                             size_t nreduce, size_t part, size_t parts) {
   size_t pb, pe_;
   detail::ownedPart(nreduce, static_cast<int>(parts), static_cast<int>(part), &pb, &pe_);
-  const size_t b = static_cast<size_t>(h.my_pe) * nreduce;
-  detail::reduceItems<S, Op, T>(h, dest + pb, false, source, b + pb, b + pe_, detail::groupRank<S>(),
+  const size_t b = static_cast<size_t>(t.my_index) * nreduce;
+  detail::reduceItems<S, Op, T>(h, t, dest + pb, false, source, b + pb, b + pe_, detail::groupRank<S>(),
                                 detail::groupSize<S>());
 }
 
-/// Broadcast: the root's source (n bytes) into every PE's dest; the root's own dest too, as NVSHMEM does.
+/// Broadcast: member root's source (n bytes) into every member's dest; the root's own dest too, as NVSHMEM does.
 template <int S>
-GSHMEM_DEVICE_INLINE void broadcastPhase(const DeviceHandle& h, void* dest, const void* source, size_t n, int root,
-                                         size_t part, size_t parts) {
-  if (h.my_pe != root) return;
+GSHMEM_DEVICE_INLINE void broadcastPhase(const DeviceHandle& h, const DeviceTeam& t, void* dest, const void* source,
+                                         size_t n, int root, size_t part, size_t parts) {
+  if (t.my_index != root) return;
   // Groups start at different destinations, so the root's local copy overlaps the copies over the links.
-  for (int k = 0; k < h.n_pes; ++k)
-    detail::pushPart<S>(h, dest, source, n, (root + 1 + k + static_cast<int>(part)) % h.n_pes, part, parts);
+  for (int k = 0; k < t.size; ++k)
+    detail::pushPart<S>(h, dest, source, n, t.pe((root + 1 + k + static_cast<int>(part)) % t.size), part, parts);
 }
 
-/// Fcollect: each PE's source (n bytes) at offset my_pe * n of every PE's dest.
+/// Fcollect: each member's source (n bytes) at offset my_index * n of every member's dest.
 template <int S>
-GSHMEM_DEVICE_INLINE void fcollectPhase(const DeviceHandle& h, void* dest, const void* source, size_t n, size_t part,
-                                        size_t parts) {
-  char* d = static_cast<char*>(dest) + static_cast<size_t>(h.my_pe) * n;
-  for (int k = 0; k < h.n_pes; ++k)
-    detail::pushPart<S>(h, d, source, n, (h.my_pe + 1 + k + static_cast<int>(part)) % h.n_pes, part, parts);
+GSHMEM_DEVICE_INLINE void fcollectPhase(const DeviceHandle& h, const DeviceTeam& t, void* dest, const void* source,
+                                        size_t n, size_t part, size_t parts) {
+  char* d = static_cast<char*>(dest) + static_cast<size_t>(t.my_index) * n;
+  for (int k = 0; k < t.size; ++k)
+    detail::pushPart<S>(h, d, source, n, t.pe((t.my_index + 1 + k + static_cast<int>(part)) % t.size), part, parts);
 }
 
-/// Alltoall: block q of this PE's source (n bytes each) to block my_pe of PE q's dest.
+/// Alltoall: block m of this member's source (n bytes each) to block my_index of member m's dest.
 template <int S>
-GSHMEM_DEVICE_INLINE void alltoallPhase(const DeviceHandle& h, void* dest, const void* source, size_t n, size_t part,
-                                        size_t parts) {
-  for (int k = 0; k < h.n_pes; ++k) {
-    const int pe = (h.my_pe + 1 + k + static_cast<int>(part)) % h.n_pes;
-    detail::pushPart<S>(h, static_cast<char*>(dest) + static_cast<size_t>(h.my_pe) * n,
-                        static_cast<const char*>(source) + static_cast<size_t>(pe) * n, n, pe, part, parts);
+GSHMEM_DEVICE_INLINE void alltoallPhase(const DeviceHandle& h, const DeviceTeam& t, void* dest, const void* source,
+                                        size_t n, size_t part, size_t parts) {
+  for (int k = 0; k < t.size; ++k) {
+    const int m = (t.my_index + 1 + k + static_cast<int>(part)) % t.size;
+    detail::pushPart<S>(h, static_cast<char*>(dest) + static_cast<size_t>(t.my_index) * n,
+                        static_cast<const char*>(source) + static_cast<size_t>(m) * n, n, t.pe(m), part, parts);
   }
 }
 
@@ -301,60 +290,62 @@ GSHMEM_DEVICE_INLINE void exchangePart(const DeviceHandle& h, int kind, uint64_t
 }
 
 // ------------------------------------------------------------------------------------------ device collectives
-// One group per PE; the barrier inside is the device barrier (barrierAll), shared with the host-stream barriers.
+// One group per member. On the world the barrier inside is the device barrier (barrierAll), shared with the
+// host-stream barriers; on another team it is the team's barrier (teamBarrierGroup), shared with that team's stream
+// forms. The world's view needs no table read.
 
 template <int S>
 GSHMEM_DEVICE_INLINE void teamBarrier(const DeviceHandle& h, gshmem_team_t team, bool do_quiet) {
-  detail::collCheck(h, team, do_quiet ? "gshmem_barrier" : "gshmem_team_sync");
-  barrierAllGroup<S>(h, do_quiet);
+  const DeviceTeam t = detail::collTeam(h, team, do_quiet ? "gshmem_barrier" : "gshmem_team_sync", false);
+  teamBarrierGroup<S>(h, t, team, do_quiet);
 }
 
 template <int S, int Op, typename T>
 GSHMEM_DEVICE_INLINE int reduce(const DeviceHandle& h, gshmem_team_t team, T* dest, const T* source, size_t n) {
-  detail::collCheck(h, team, "gshmem_reduce");
-  barrierAllGroup<S>(h, false);
-  reducePhase<S, Op, T>(h, dest, source, n, 0, 1);
-  barrierAllGroup<S>(h, false);
+  const DeviceTeam t = detail::collTeam(h, team, "gshmem_reduce", true);
+  teamBarrierGroup<S>(h, t, team, false);
+  reducePhase<S, Op, T>(h, t, dest, source, n, 0, 1);
+  teamBarrierGroup<S>(h, t, team, false);
   return 0;
 }
 template <int S, int Op, typename T>
 GSHMEM_DEVICE_INLINE int reducescatter(const DeviceHandle& h, gshmem_team_t team, T* dest, const T* source,
                                        size_t n) {
-  detail::collCheck(h, team, "gshmem_reducescatter");
-  barrierAllGroup<S>(h, false);
-  reducescatterPhase<S, Op, T>(h, dest, source, n, 0, 1);
-  barrierAllGroup<S>(h, false);
+  const DeviceTeam t = detail::collTeam(h, team, "gshmem_reducescatter", true);
+  teamBarrierGroup<S>(h, t, team, false);
+  reducescatterPhase<S, Op, T>(h, t, dest, source, n, 0, 1);
+  teamBarrierGroup<S>(h, t, team, false);
   return 0;
 }
 template <int S>
 GSHMEM_DEVICE_INLINE int broadcastmem(const DeviceHandle& h, gshmem_team_t team, void* dest, const void* source,
                                       size_t n, int root) {
-  detail::collCheck(h, team, "gshmem_broadcast");
-  if (static_cast<unsigned>(root) >= static_cast<unsigned>(h.n_pes)) {
-    printf("gshmem: PE %d: gshmem_broadcast: root %d is not a PE of the team (0..%d)\n", h.my_pe, root, h.n_pes - 1);
+  const DeviceTeam t = detail::collTeam(h, team, "gshmem_broadcast", true);
+  if (static_cast<unsigned>(root) >= static_cast<unsigned>(t.size)) {
+    printf("gshmem: PE %d: gshmem_broadcast: root %d is not a PE of the team (0..%d)\n", h.my_pe, root, t.size - 1);
     __trap();
   }
-  barrierAllGroup<S>(h, false);
-  broadcastPhase<S>(h, dest, source, n, root, 0, 1);
-  barrierAllGroup<S>(h, false);
+  teamBarrierGroup<S>(h, t, team, false);
+  broadcastPhase<S>(h, t, dest, source, n, root, 0, 1);
+  teamBarrierGroup<S>(h, t, team, false);
   return 0;
 }
 template <int S>
 GSHMEM_DEVICE_INLINE int fcollectmem(const DeviceHandle& h, gshmem_team_t team, void* dest, const void* source,
                                      size_t n) {
-  detail::collCheck(h, team, "gshmem_fcollect");
-  barrierAllGroup<S>(h, false);
-  fcollectPhase<S>(h, dest, source, n, 0, 1);
-  barrierAllGroup<S>(h, false);
+  const DeviceTeam t = detail::collTeam(h, team, "gshmem_fcollect", true);
+  teamBarrierGroup<S>(h, t, team, false);
+  fcollectPhase<S>(h, t, dest, source, n, 0, 1);
+  teamBarrierGroup<S>(h, t, team, false);
   return 0;
 }
 template <int S>
 GSHMEM_DEVICE_INLINE int alltoallmem(const DeviceHandle& h, gshmem_team_t team, void* dest, const void* source,
                                      size_t n) {
-  detail::collCheck(h, team, "gshmem_alltoall");
-  barrierAllGroup<S>(h, false);
-  alltoallPhase<S>(h, dest, source, n, 0, 1);
-  barrierAllGroup<S>(h, false);
+  const DeviceTeam t = detail::collTeam(h, team, "gshmem_alltoall", true);
+  teamBarrierGroup<S>(h, t, team, false);
+  alltoallPhase<S>(h, t, dest, source, n, 0, 1);
+  teamBarrierGroup<S>(h, t, team, false);
   return 0;
 }
 

@@ -8,9 +8,35 @@
 //   gshmemx_…_on_stream(…, stream)                            host, ordered on the stream
 //   gshmem_barrier(team), gshmem_team_sync(team), _warp/_block/_on_stream forms
 // nelems counts items of T; the mem forms count bytes. T and OP: the TYPES lists below (NVSHMEM's names).
-// The rules of coll__funcs.cuh apply: team GSHMEM_TEAM_WORLD, every PE's heap mapped, one group per PE.
+// The rules of coll__funcs.cuh apply: a team this PE belongs to, every member's heap mapped, one group per member.
+//   gshmem_team_my_pe(team), gshmem_team_n_pes(team), gshmem_team_translate_pe(src, pe, dst): host and device
 #pragma once
 #include "gshmem/device/impl/coll__decls.cuh"
+
+// ---------------------------------------------------------------------------------- team queries
+// On the device from the handle's team table (the world from the handle itself); on the host from the host team of
+// the id (gshmemx_team_from_id). Both answer alike: -1 when this PE is in no team of the id.
+__host__ __device__ inline int gshmem_team_my_pe(gshmem_team_t t) {
+#ifdef __CUDA_ARCH__
+  return gshmem::dev::teamMyPe(GSHMEMI_H, t);
+#else
+  return shmem_team_my_pe(gshmemx_team_from_id(t));
+#endif
+}
+__host__ __device__ inline int gshmem_team_n_pes(gshmem_team_t t) {
+#ifdef __CUDA_ARCH__
+  return gshmem::dev::teamNPes(GSHMEMI_H, t);
+#else
+  return shmem_team_n_pes(gshmemx_team_from_id(t));
+#endif
+}
+__host__ __device__ inline int gshmem_team_translate_pe(gshmem_team_t src, int src_pe, gshmem_team_t dst) {
+#ifdef __CUDA_ARCH__
+  return gshmem::dev::teamTranslatePe(GSHMEMI_H, src, src_pe, dst);
+#else
+  return shmem_team_translate_pe(gshmemx_team_from_id(src), src_pe, gshmemx_team_from_id(dst));
+#endif
+}
 
 // ---------------------------------------------------------------------------------- reductions
 // The host form of a collective: the stream form on the legacy default stream (ordered after the calling thread's

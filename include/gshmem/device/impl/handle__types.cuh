@@ -7,12 +7,10 @@
 
 #include "gshmem/device/macros.hpp"
 
-/// A team as device code names it: an index into the teams the device knows. GSHMEM_TEAM_WORLD (0) is every PE.
-/// (The host API's shmem_team_t is a host pointer, which kernels cannot compare against SHMEM_TEAM_WORLD.)
-#ifndef GSHMEM_TEAM_WORLD
-typedef int32_t gshmem_team_t;
-#define GSHMEM_TEAM_WORLD 0
-#endif
+// A team as device code names it (gshmem_team_t): an index into the teams the device knows (team_ids.h).
+// GSHMEM_TEAM_WORLD (0) is every PE. (The host API's shmem_team_t is a host pointer, which kernels cannot compare
+// against SHMEM_TEAM_WORLD.)
+#include "gshmem/device/team_ids.h"
 
 namespace gshmem {
 
@@ -110,10 +108,33 @@ GSHMEM_HOST_DEVICE constexpr uint64_t deviceCollScratchOffset(int n_pes) {
 GSHMEM_HOST_DEVICE constexpr uint64_t deviceCollSlotBytes(int n_pes) {
   return (kCollScratchBytes / (2 * static_cast<uint64_t>(n_pes))) & ~uint64_t(255);
 }
-/// The whole synchronization area that follows the user part of a device heap (a multiple of 4096).
-GSHMEM_HOST_DEVICE constexpr uint64_t deviceSyncBytes(int n_pes) {
+
+/// After the stream collectives' scratch: the synchronization words of the teams other than the world (which keeps
+/// DeviceSync's), at the same offset in every heap: one epoch per team id (barriers this PE completed on it; only
+/// this PE writes it), then flags [team id][member index] (the epoch each member announced). A team's row is
+/// zeroed when the team is destroyed, so the next team with that id starts from zero on every member.
+constexpr int kDeviceTeams = GSHMEMI_TEAM_IDS;
+GSHMEM_HOST_DEVICE constexpr uint64_t deviceTeamSyncOffset(int n_pes) {
   return deviceCollScratchOffset(n_pes) + kCollScratchBytes;
 }
+GSHMEM_HOST_DEVICE constexpr uint64_t deviceTeamFlagsOffset(int n_pes) {
+  return deviceTeamSyncOffset(n_pes) + sizeof(unsigned long long) * kDeviceTeams;
+}
+/// The whole synchronization area that follows the user part of a device heap (a multiple of 4096).
+GSHMEM_HOST_DEVICE constexpr uint64_t deviceSyncBytes(int n_pes) {
+  return (deviceTeamFlagsOffset(n_pes) + sizeof(unsigned long long) * kDeviceTeams * n_pes + 4095) & ~uint64_t(4095);
+}
+
+/// A team as a collective sees it: member k is world PE start + k * stride (stride may be negative, or 0 when
+/// size is 1), this PE is member my_index. size == 0: no team of this id has this PE as a member.
+struct DeviceTeam {
+  int start = 0;
+  int stride = 1;
+  int size = 0;
+  int my_index = -1;
+  GSHMEM_HOST_DEVICE constexpr int pe(int k) const { return start + k * stride; }
+};
+static_assert(sizeof(DeviceTeam) == 16 && std::is_trivially_copyable<DeviceTeam>::value, "copied to the GPU as bytes");
 
 constexpr int kInlinePeers = 8;  ///< peer bases also held in the handle itself (constant/param space) for PE < 8
 
@@ -129,6 +150,9 @@ struct DeviceHandle {
   DeviceSync* sync = nullptr;         ///< this PE's DeviceSync (device address)
   uint64_t sync_offset = 0;           ///< offset of DeviceSync in every heap
   ProxyRing ring;                     ///< ring.slots == nullptr when no peer needs the proxy
+  /// Device array [kDeviceTeams]: the team of each id as this PE sees it (DeviceTeam::size 0: not a member).
+  /// Written by the host when a team is made or destroyed; a kernel launched after that call returns sees it.
+  const DeviceTeam* teams = nullptr;
   /// Device-initiated putmem/getmem of at least ce_min[scope] bytes (scope: thread, warp, block) to a P2P-mapped
   /// peer go through the proxy thread's copy engine instead of SM loads/stores (GSHMEM_DEVICE_CE_MIN); such a call
   /// returns complete, nbi or not. UINT64_MAX: never.
