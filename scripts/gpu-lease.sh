@@ -75,9 +75,11 @@ elif [ "$PART" = 3 ]; then
     timeout 150 $MPI -np 2 "$B/benchmarks/gpu/gshmem_coll_bench" > "$OUT/coll_gshmem_$rep.log" 2>&1; say "coll gshmem rc $?"
     LD_LIBRARY_PATH=$NC/lib:$LD_LIBRARY_PATH NCCL_NVLS_ENABLE=0 timeout 150 mpirun --allow-run-as-root --bind-to none -np 2 \
       -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE /tmp/coll_nccl > "$OUT/coll_nccl_$rep.log" 2>&1; say "coll nccl rc $?"
-    LD_LIBRARY_PATH=$NV/lib:$LD_LIBRARY_PATH NVSHMEM_REMOTE_TRANSPORT=none NVSHMEM_SYMMETRIC_SIZE=2G timeout 150 mpirun \
-      --allow-run-as-root --bind-to none -np 2 -x LD_LIBRARY_PATH -x NVSHMEM_DISABLE_NVLS -x NVSHMEM_REMOTE_TRANSPORT \
-      -x NVSHMEM_SYMMETRIC_SIZE /tmp/coll_nvshmem > "$OUT/coll_nvshmem_$rep.log" 2>&1; say "coll nvshmem rc $?"
+    # NVSHMEM's device reducescatter asserts past 64 KiB with its default reduction scratch
+    LD_LIBRARY_PATH=$NV/lib:$LD_LIBRARY_PATH NVSHMEM_REMOTE_TRANSPORT=none NVSHMEM_SYMMETRIC_SIZE=2G \
+      NVSHMEM_REDUCE_SCRATCH_SIZE=512M timeout 150 mpirun --allow-run-as-root --bind-to none -np 2 -x LD_LIBRARY_PATH \
+      -x NVSHMEM_DISABLE_NVLS -x NVSHMEM_REMOTE_TRANSPORT -x NVSHMEM_SYMMETRIC_SIZE -x NVSHMEM_REDUCE_SCRATCH_SIZE \
+      /tmp/coll_nvshmem > "$OUT/coll_nvshmem_$rep.log" 2>&1; say "coll nvshmem rc $?"
     grep -h "^COLL" "$OUT"/coll_*_$rep.log >> "$OUT/coll.txt"
   done
   CUDA_VISIBLE_DEVICES=0 timeout 100 $MPI -np 2 "$B/benchmarks/gpu/gshmem_coll_bench" --max 16777216 > "$OUT/coll_gshmem_shared.log" 2>&1

@@ -33,6 +33,7 @@ namespace {
 
 constexpr int kThreads = 512;
 constexpr std::size_t kBytesPerBlock = std::size_t(32) << 10;  ///< bytes a PE moves per block of a data phase
+constexpr std::size_t kLLBytesPerBlock = 2048;  ///< bytes of a PE's part per block of a low-latency exchange
 
 /// Exchange epochs: one per one-round call, the same sequence on every PE (collectives are called in one order).
 uint64_t g_epoch = 0;
@@ -133,13 +134,16 @@ template <int Op, typename T>
 void exchange(const DeviceHandle& h, dev::CollKind kind, char* d, const char* s, std::size_t c, std::size_t sstride,
               int root, cudaStream_t st) {
   if (g_epoch_heap != h.heap_base) g_epoch = 0, g_epoch_heap = h.heap_base;
+  if (c <= std::min<std::size_t>(params().DEVICE_COLL_LL_MAX, deviceCollSlotBytes(h.n_pes) / 2)) {
+    // One block per kLLBytesPerBlock of a PE's part: a thread stores and polls about one unit per peer.
+    const std::size_t ll = std::min<std::size_t>((c + kLLBytesPerBlock - 1) / kLLBytesPerBlock, kCollPartsMax);
+    exchangeKernelLL<Op, T><<<std::min(static_cast<unsigned>(ll), residentCap<exchangeKernelLL<Op, T>>()), kThreads,
+                              0, st>>>(h, kind, ++g_epoch, d, s, c, sstride, root);
+    return;
+  }
   const unsigned blocks = blocksFor(c * static_cast<std::size_t>(h.n_pes));
-  if (c <= std::min<std::size_t>(params().DEVICE_COLL_LL_MAX, deviceCollSlotBytes(h.n_pes) / 2))
-    exchangeKernelLL<Op, T><<<std::min(blocks, residentCap<exchangeKernelLL<Op, T>>()), kThreads, 0, st>>>(
-        h, kind, ++g_epoch, d, s, c, sstride, root);
-  else
-    exchangeKernel<Op, T><<<std::min(blocks, residentCap<exchangeKernel<Op, T>>()), kThreads, 0, st>>>(
-        h, kind, ++g_epoch, d, s, c, sstride, root);
+  exchangeKernel<Op, T><<<std::min(blocks, residentCap<exchangeKernel<Op, T>>()), kThreads, 0, st>>>(
+      h, kind, ++g_epoch, d, s, c, sstride, root);
 }
 
 /// Side streams of the copy-engine movers (one per destination PE) and the events that fork and join them; made
