@@ -80,7 +80,7 @@ Status deviceInit(const DeviceHeapDesc& heap, std::string* err) {
   GSHMEM_CHECK(channelConfig(params(), &ccfg, err));
   *err = "cannot connect the device transports (cuda_ipc, shm channel); run with GSHMEM_LOG_LEVEL=INFO for details";
   if (cudaError_t e = loadKernels(); e != cudaSuccess) return cudaFailed(kWho, "loading the protocol kernels", e);
-  g.ipc = cudaIpcTransportCreate(CudaIpcConfig{heap.device, heap.p2p, params().P2P_CE_SPLIT});
+  g.ipc = cudaIpcTransportCreate(CudaIpcConfig{heap.device, heap.p2p});
   std::vector<PeerReach> reach;
   GSHMEM_CHECK(g.ipc->connect(bs, {LocalRegion{heap.base, heap.bytes, -1, MemKind::Device}}, &reach));
   GSHMEM_CHECK(g.channel.connect(bs, ccfg));

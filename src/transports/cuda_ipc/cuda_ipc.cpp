@@ -96,36 +96,11 @@ void CudaIpcTransport::disconnect() {
   opened_.clear();
   if (stream_) cudaStreamDestroy(stream_);
   stream_ = nullptr;
-  if (side_) cudaStreamDestroy(side_), cudaEventDestroy(fork_), cudaEventDestroy(join_);
-  side_ = nullptr, fork_ = join_ = nullptr;
 }
 
 Status CudaIpcTransport::copyOnStream(void* dst, const void* src, std::size_t n, CUstream_st* stream) {
-  if (cfg_.split_min && n >= cfg_.split_min)
-    return copySplit(static_cast<char*>(dst), static_cast<const char*>(src), n, stream);
   if (cudaError_t e = cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, stream); e != cudaSuccess)
     return cudaFailed(kWho, "cudaMemcpyAsync", e);
-  return Status::Ok;
-}
-
-Status CudaIpcTransport::copySplit(char* dst, const char* src, std::size_t n, CUstream_st* stream) {
-  std::lock_guard<std::mutex> lock(split_mu_);  // one fork/join pair in flight at a time
-  if (!side_) {
-    if (cudaError_t e = cudaStreamCreateWithFlags(&side_, cudaStreamNonBlocking); e != cudaSuccess)
-      return cudaFailed(kWho, "cudaStreamCreateWithFlags", e);
-    if (cudaError_t e = cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming); e != cudaSuccess)
-      return cudaFailed(kWho, "cudaEventCreateWithFlags", e);
-    if (cudaError_t e = cudaEventCreateWithFlags(&join_, cudaEventDisableTiming); e != cudaSuccess)
-      return cudaFailed(kWho, "cudaEventCreateWithFlags", e);
-  }
-  const std::size_t half = (n / 2 + 4095) & ~std::size_t(4095);  // page-aligned halves
-  cudaError_t e = cudaEventRecord(fork_, stream);
-  if (e == cudaSuccess) e = cudaStreamWaitEvent(side_, fork_, 0);
-  if (e == cudaSuccess) e = cudaMemcpyAsync(dst + half, src + half, n - half, cudaMemcpyDefault, side_);
-  if (e == cudaSuccess) e = cudaMemcpyAsync(dst, src, half, cudaMemcpyDefault, stream);
-  if (e == cudaSuccess) e = cudaEventRecord(join_, side_);
-  if (e == cudaSuccess) e = cudaStreamWaitEvent(stream, join_, 0);
-  if (e != cudaSuccess) return cudaFailed(kWho, "a split copy (cudaMemcpyAsync on two streams)", e);
   return Status::Ok;
 }
 

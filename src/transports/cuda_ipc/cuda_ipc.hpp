@@ -4,14 +4,12 @@
 // CUstream_st*). Errors come back as Status with the CUDA error logged once (subsystem TRANSPORT).
 #pragma once
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "transports/transport.hpp"
 
 struct CUstream_st;
-struct CUevent_st;
 
 namespace gshmem {
 
@@ -19,7 +17,6 @@ namespace gshmem {
 struct CudaIpcConfig {
   int device = -1;     ///< this PE's CUDA device (current at connect)
   bool enable = true;  ///< false: map no peer (GSHMEM_P2P=0); this PE's own heap is still reported mapped
-  std::size_t split_min = 0;  ///< copies of at least this many bytes run as two halves on two copy engines; 0: never
 };
 
 class CudaIpcTransport final : public Transport {
@@ -47,8 +44,7 @@ class CudaIpcTransport final : public Transport {
   /// The PCI bus id of `pe`'s GPU ("" when it has no device region); known for every PE after connect.
   const std::string& peerBusId(int pe) const { return bus_[pe]; }
   /// Copy `n` bytes with the copy engine, ordered after earlier work on `stream`; not waited for. `dst` or `src`
-  /// is usually a peer pointer (peerBase + offset). From cfg.split_min bytes the second half goes on a side stream
-  /// forked from and joined back into `stream`, so two copy engines share the link.
+  /// is usually a peer pointer (peerBase + offset).
   Status copyOnStream(void* dst, const void* src, std::size_t n, CUstream_st* stream);
   /// Wait for everything issued on `stream`.
   Status syncStream(CUstream_st* stream);
@@ -60,12 +56,6 @@ class CudaIpcTransport final : public Transport {
   std::vector<bool> opened_;    ///< per PE: peer_ came from cudaIpcOpenMemHandle (closed at disconnect)
   std::vector<std::string> bus_;
   CUstream_st* stream_ = nullptr;
-  // The split copies' side stream and fork/join events (made at the first split copy), under split_mu_.
-  std::mutex split_mu_;
-  CUstream_st* side_ = nullptr;
-  CUevent_st* fork_ = nullptr;
-  CUevent_st* join_ = nullptr;
-  Status copySplit(char* dst, const char* src, std::size_t n, CUstream_st* stream);
 };
 
 /// Create the cuda_ipc transport (a CUDA build only; the core does not ask for it otherwise).
