@@ -89,8 +89,8 @@ struct TransportConfig {
   bool progress_thread = false;  ///< run a progress thread of the transport's own (GSHMEM_PROGRESS_THREAD)
   long timeout_s = 0;            ///< bound, in seconds, of every blocking wait on a peer (0: wait forever)
   long wait_spins = 2048;        ///< polls of a blocking wait before it yields the CPU at each poll
-  /// waitInput: "auto" where every message wakes an event descriptor (sockets), "on" wherever one exists, "off"
-  const char* wait_block = "auto";
+  /// waitInput: "tcp" where every message wakes an event descriptor (sockets), "on" wherever one exists, "off"
+  const char* wait_block = "off";
   std::size_t aggregate = 0;     ///< puts up to this many bytes may be batched into one message (0: never)
   /// Called, from any thread, when a peer is lost or makes no progress within timeout_s: `why` is a short
   /// lowercase cause. The core prints one line and ends the job; if it returns, the transport fails the operation

@@ -4,7 +4,7 @@
 // process's next preemption (a 4 ms tick); a PE woken from a sleep preempts it at once.
 // Only messages wake the descriptor: over TCP every remote put, AMO and signal is one (UCX emulates RMA with active
 // messages), while RDMA writes and atomics (and shared-memory transports) are silent. TransportConfig::wait_block
-// "auto" therefore allows the sleep only when UCX has nothing but TCP; the sleep is bounded (the caller's timeout)
+// "tcp" therefore allows the sleep only when UCX has nothing but TCP; the sleep is bounded (the caller's timeout)
 // either way.
 #include <poll.h>
 
@@ -50,7 +50,7 @@ bool UcxTransport::wakeWanted() const { return !multi_ && strcmp(cfg_.wait_block
 void UcxTransport::wakeSetup() {
   efd_ = -1;
   if (!wakeWanted()) return;
-  if (strcmp(cfg_.wait_block, "auto") == 0 && !resourcesAllSockets(ctx_)) {
+  if (strcmp(cfg_.wait_block, "tcp") == 0 && !resourcesAllSockets(ctx_)) {
     GSHMEM_LOG_DEBUG(UCX, "waits yield: UCX has transports besides TCP, whose RDMA would not wake a sleeper");
     return;
   }
