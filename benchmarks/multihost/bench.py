@@ -9,6 +9,9 @@ UCX_TLS=tcp,self and UCX_NET_DEVICES=<veth>.
 --coll-sweep A:B replaces the collective rows by one row per size from A to B bytes (one run per collective and
 repetition, 100 iterations per size after 10 warm-up calls), for the collectives' size table.
 
+--variant NAME:K=V[,K=V...] (repeatable) also runs gshmem with those GSHMEM_* settings, as implementation
+"gshmem:NAME", in the same alternation (before/after comparisons of a knob in one run); each gets its own table.
+
 --floor BIN (gshmem_tcpfloor) adds, in every repetition, the plain-TCP floor of the same two hosts: one way of a
 ping-pong and a simultaneous exchange. The table then says, per row, the floor and the ratio the floor itself
 would reach against the peer: a target below that ratio cannot be met by any runtime over TCP on this machine.
@@ -67,10 +70,11 @@ def sweep_rows(rng):
     return out
 
 
-def run(impl, prog, args, bindirs, timeout, np=2):
+def run(impl, prog, args, bindirs, timeout, np=2, envs=()):
     base = shlex.split(os.environ["MH_MPIRUN_ARGS"])
-    if impl == "gshmem":
-        cmd = ["mpirun"] + base + ["-np", str(np), os.path.join(bindirs[impl], prog)] + args
+    if impl.startswith("gshmem"):
+        xs = [x for kv in envs for x in ("-x", kv)]
+        cmd = ["mpirun"] + base + xs + ["-np", str(np), os.path.join(bindirs[impl], prog)] + args
     else:
         extra = ["--skip", "int_compare_swap"] if prog == "osu_oshm_atomics" else []
         cmd = ["oshrun"] + base + ["--mca", "memory", "^patcher", "-np", str(np),
@@ -96,6 +100,30 @@ def select_rows(a):
     return rows
 
 
+def print_table(impl, rows, vals, fl, floor_of):
+    """One markdown table: gshmem implementation `impl` (gshmem or gshmem:NAME) against the peer."""
+    if impl != "gshmem":
+        print("\n%s:\n" % impl)
+    fhead = " TCP floor | floor/peer |" if fl else ""
+    print("| operation | %s (median) | Open MPI SHMEM (median) | ratio gshmem/peer | target | met |%s" % (impl, fhead))
+    print("|---|---|---|---|---|---|" + ("---|---|" if fl else ""))
+    for key, prog, args, rowkey, col, hib, title in rows:
+        g, o = vals[(key, impl)], vals[(key, "oshmem")]
+        if not g or not o:
+            print("| %s | %s | %s | - | %s %.1f | no data |" % (title, g, o, *TARGET[key]))
+            continue
+        mg, mo = statistics.median(g), statistics.median(o)
+        ratio = mg / mo
+        cmp, t = TARGET[key]
+        met = ratio <= t if cmp == "<=" else ratio >= t
+        fcol = ""
+        if fl:
+            f = floor_of.get(key)
+            fcol = " %.2f | %.3f |" % (f, f / mo) if f else " - | - |"
+        print("| %s | %.2f | %.2f | %.3f | %s %.1f | %s |%s" % (title, mg, mo, ratio, cmp, t, "yes" if met else "NO",
+                                                              fcol))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gshmem-bin", required=True)
@@ -106,8 +134,14 @@ def main():
     ap.add_argument("--floor", default="", help="gshmem_tcpfloor binary (plain TCP floor, same run)")
     ap.add_argument("--np", type=int, default=2, help="PEs (as given to run_multihost.sh --np)")
     ap.add_argument("--coll-sweep", default="", help="A:B: the collectives at every power of two from A to B bytes")
+    ap.add_argument("--variant", action="append", default=[], help="NAME:K=V[,K=V]: gshmem again with these settings")
     a = ap.parse_args()
     bindirs = {"gshmem": a.gshmem_bin, "oshmem": a.peer_bin}
+    envs = {}
+    for v in a.variant:
+        name, kvs = v.split(":", 1)
+        bindirs["gshmem:" + name] = a.gshmem_bin
+        envs["gshmem:" + name] = kvs.split(",")
     rows = select_rows(a)
     vals = {(r[0], i): [] for r in rows for i in bindirs}
     logf = open(a.log, "w") if a.log else None
@@ -123,14 +157,15 @@ def main():
                 v = parse(p.stdout, k, 0)
                 if p.returncode == 0 and v is not None:
                     floor[k].append(v)
-        order = ["gshmem", "oshmem"] if rep % 2 == 0 else ["oshmem", "gshmem"]
+        impls = list(bindirs)  # gshmem, oshmem, then the variants; the order rotates every repetition
+        order = impls[rep % len(impls):] + impls[:rep % len(impls)]
         done = {}  # a sweep's rows share one run per program and implementation
         for key, prog, args, rowkey, col, _, _ in rows:
             for impl in order:
                 if (impl, prog, tuple(args)) in done:
                     rc, out = done[(impl, prog, tuple(args))]
                 else:
-                    rc, out = run(impl, prog, args, bindirs, 600, a.np)
+                    rc, out = run(impl, prog, args, bindirs, 600, a.np, envs.get(impl, ()))
                     done[(impl, prog, tuple(args))] = (rc, out)
                     if logf:
                         logf.write("==== rep %d %s %s rc=%d\n%s\n" % (rep, impl, key, rc, out))
@@ -148,29 +183,13 @@ def main():
         ow, ex = fl.get("pingpong_oneway"), fl.get("exchange")
         floor_of = {"put_lat": 2 * ow if ow else None, "get_lat": 2 * ow if ow else None,
                     "fadd": 2 * ow if ow else None, "barrier": ex, "put_signal": ow}
-    fhead = " TCP floor | floor/peer |" if fl else ""
-    print("| operation | gshmem (median) | Open MPI SHMEM (median) | ratio gshmem/peer | target | met |" + fhead)
-    print("|---|---|---|---|---|---|" + ("---|---|" if fl else ""))
-    for key, prog, args, rowkey, col, hib, title in rows:
-        g, o = vals[(key, "gshmem")], vals[(key, "oshmem")]
-        if not g or not o:
-            print("| %s | %s | %s | - | %s %.1f | no data |" % (title, g, o, *TARGET[key]))
-            continue
-        mg, mo = statistics.median(g), statistics.median(o)
-        ratio = mg / mo
-        cmp, t = TARGET[key]
-        met = ratio <= t if cmp == "<=" else ratio >= t
-        fcol = ""
-        if fl:
-            f = floor_of.get(key)
-            fcol = " %.2f | %.3f |" % (f, f / mo) if f else " - | - |"
-        print("| %s | %.2f | %.2f | %.3f | %s %.1f | %s |%s" % (title, mg, mo, ratio, cmp, t, "yes" if met else "NO",
-                                                              fcol))
+    for impl in [i for i in bindirs if i.startswith("gshmem")]:
+        print_table(impl, rows, vals, fl, floor_of)
     if fl:
         print("\nPlain TCP on the same hosts, same run (gshmem_tcpfloor, median of %d): one way %.2f us (a round trip "
               "is twice that), simultaneous exchange %.2f us (the floor of a 2-PE barrier)." %
               (len(floor["exchange"]), fl.get("pingpong_oneway", 0), fl.get("exchange", 0)))
-    print("\n(%d repetitions, alternating order; per-run values: %s)" %
+    print("\n(%d repetitions, rotating order; per-run values: %s)" %
           (a.reps, "; ".join("%s %s %s" % (k, i, [round(x, 2) for x in v]) for (k, i), v in vals.items())))
     return 1 if errors else 0
 

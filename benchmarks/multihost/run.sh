@@ -3,6 +3,7 @@
 #   benchmarks/multihost/run.sh [-b BUILD_DIR] [-r REPS] [--log FILE]
 #       [--only put_lat,get_lat,fadd,barrier,put_bw,put_signal,broadcast,reduce,fcollect,alltoall]
 #       [--np N] [--coll-sweep A:B]   (N PEs split over the two hosts; collectives at every power of two A..B)
+#       [--variant NAME:GSHMEM_X=V[,...]]   (gshmem again with these settings, in the same alternation)
 # Builds the peer programs with oshcc from benchmarks/osu-like (as benchmarks/compare does), then runs each
 # benchmark with 2 PEs, one per host, alternating gshmem and the peer, and prints a markdown table of medians and
 # ratios (gshmem/peer). Needs root (namespaces); exits 77 with the reason otherwise.
@@ -17,9 +18,9 @@ while [ $# -gt 0 ]; do
   case "$1" in
     -b) build=$(cd "$2" && pwd); shift 2 ;;
     -r) reps=$2; shift 2 ;;
-    --only|--log|--coll-sweep) extra+=("$1" "$2"); shift 2 ;;
+    --only|--log|--coll-sweep|--variant) extra+=("$1" "$2"); shift 2 ;;
     --np) np=$2; extra+=("$1" "$2"); shift 2 ;;
-    *) echo "usage: $0 [-b BUILD_DIR] [-r REPS] [--only LIST] [--log FILE] [--np N] [--coll-sweep A:B]" >&2; exit 2 ;;
+    *) echo "usage: $0 [-b BUILD_DIR] [-r REPS] [--only LIST] [--log FILE] [--np N] [--coll-sweep A:B] [--variant NAME:K=V]" >&2; exit 2 ;;
   esac
 done
 bin=$build/benchmarks/osu-like

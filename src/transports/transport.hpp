@@ -89,6 +89,8 @@ struct TransportConfig {
   bool progress_thread = false;  ///< run a progress thread of the transport's own (GSHMEM_PROGRESS_THREAD)
   long timeout_s = 0;            ///< bound, in seconds, of every blocking wait on a peer (0: wait forever)
   long wait_spins = 2048;        ///< polls of a blocking wait before it yields the CPU at each poll
+  /// waitInput: "tcp" where every message wakes an event descriptor (sockets), "on" wherever one exists, "off"
+  const char* wait_block = "off";
   std::size_t aggregate = 0;     ///< puts up to this many bytes may be batched into one message (0: never)
   /// Called, from any thread, when a peer is lost or makes no progress within timeout_s: `why` is a short
   /// lowercase cause. The core prints one line and ends the job; if it returns, the transport fails the operation
@@ -164,6 +166,14 @@ class Transport {
   virtual Status quiet() { return Status::Ok; }
   /// Make progress on incoming and outgoing operations (called from wait loops). Must be cheap when idle.
   virtual void progress() {}
+  /// Whether waitInput() can block (decided at connect, from TransportConfig::wait_block; fixed afterwards).
+  virtual bool canWaitInput() const { return false; }
+  /// Sleep until input may have arrived for this PE (a message, a remote operation to apply) or `timeout_ms` has
+  /// passed; returns at once when input is pending. For a wait loop that has just called progress() and found its
+  /// condition false. Sends what progress() would have sent first, so the PE never sleeps on a batch it holds.
+  /// Application thread only, and only when canWaitInput(); a store by a PE of this node or another thread of this
+  /// process does not wake it (the timeout bounds such waits).
+  virtual void waitInput(int timeout_ms) {}
   /// Calibration (benchmarks that interleave forced choices in one process): the largest put batched into one
   /// message, clamped to what the transport supports; SIZE_MAX only reads. Returns the value in effect after the
   /// call, 0 for a transport that does not batch. Not for applications (they set TransportConfig::aggregate).

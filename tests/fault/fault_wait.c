@@ -17,6 +17,8 @@
  *   putloop     the victim stops while the others put 64 KiB blocks into it (quiet after each) for 1 s, then
  *               enter shmem_barrier_all
  *   finalize    the victim stops just before shmem_finalize while the others are in shmem_finalize
+ *   fatal       the victim makes an erroneous call (a put to PE n_pes) while the others are in shmem_barrier_all:
+ *               its one-line error must reach the launcher before the job ends
  * The faulty cases must end with a message naming the victim; "returned" lines mean the wait did not hold. */
 #include <shmem.h>
 #include <signal.h>
@@ -38,8 +40,8 @@ static long src[4], dst[4];
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    fprintf(stderr, "usage: fault_wait barrier|init|putloop|finalize|wait_until|test|broadcast|kill|exit|link|slow <victim> "
-                    "<seconds>\n");
+    fprintf(stderr, "usage: fault_wait barrier|init|putloop|finalize|wait_until|test|broadcast|kill|exit|fatal|link|slow "
+                    "<victim> <seconds>\n");
     return 2;
   }
   const char* mode = argv[1];
@@ -63,6 +65,7 @@ int main(int argc, char** argv) {
     printf("fault_wait: PE %d: %s now\n", me, mode);
     fflush(stdout);
     if (strcmp(mode, "kill") == 0) raise(SIGKILL);
+    if (strcmp(mode, "fatal") == 0) shmem_long_p(&flag, 1, shmem_n_pes());
     if (strcmp(mode, "exit") == 0) exit(0);
     if (strcmp(mode, "slow") == 0) sleep((unsigned)seconds);
     else if (strcmp(mode, "link") == 0) sleep(2);

@@ -146,10 +146,12 @@ if [ -n "$keep_cmd" ]; then
 fi
 
 # Each PE's stderr is also kept in a file here: after a link fault, what PEs on h1 print cannot travel back to
-# mpirun on h0, but the harness (same machine) still reads it.
+# mpirun on h0, but the harness (same machine) still reads it. `tee -p`: the launcher closes its end of the PE's
+# stderr once the PE has died, and a plain tee that reads the PE's last line after that dies of SIGPIPE before it
+# writes the line into the file.
 cat > "$work/pe" << EOF
 #!/bin/bash
-exec "\$@" 2> >(exec tee "$work/stderr.pe\${OMPI_COMM_WORLD_RANK:-x}" >&2)
+exec "\$@" 2> >(exec tee -p "$work/stderr.pe\${OMPI_COMM_WORLD_RANK:-x}" >&2)
 EOF
 chmod +x "$work/pe"
 shm_before=$(ls /dev/shm 2> /dev/null | grep -i gshmem | sort)

@@ -1,7 +1,10 @@
 // The one-line errors of the runtime: "gshmem: PE <n>: <call>: <message>", then the job ends on every PE.
-#include <atomic>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
 #include <string>
@@ -26,11 +29,38 @@ void claimFailure() {
     for (;;) pause();
 }
 
-/// The one place that ends the job: the first failure of the process prints its line and aborts every PE.
+/// Bytes written to `fd` that its reader has not taken yet: for a pipe (FIONREAD counts the pipe's contents from
+/// either end) or a socket (SIOCOUTQ, the same number as TIOCOUTQ); -1 for a file, a terminal or an error.
+int unreadBytes(int fd) {
+  struct stat st;
+  if (fstat(fd, &st) != 0) return -1;
+  int n = 0;
+  if (S_ISFIFO(st.st_mode)) return ioctl(fd, FIONREAD, &n) == 0 ? n : -1;
+  if (S_ISSOCK(st.st_mode)) return ioctl(fd, TIOCOUTQ, &n) == 0 ? n : -1;
+  return -1;
+}
+
+/// Flushes stdout (when no other thread holds it) and stderr, then waits, at most 1 s, until their readers have
+/// taken every byte. Open MPI's launcher closes its end of a PE's output once the PE has died, so a line that a
+/// reader between them (the `tee` of a wrapper script) takes only after the abort dies with it.
+void drainOutput() {
+  if (ftrylockfile(stdout) == 0) {
+    fflush_unlocked(stdout);
+    funlockfile(stdout);
+  }
+  fflush(stderr);
+  for (int i = 0; i < 1000 && (unreadBytes(STDOUT_FILENO) > 0 || unreadBytes(STDERR_FILENO) > 0); ++i) {
+    const timespec ms{0, 1000000};
+    nanosleep(&ms, nullptr);
+  }
+}
+
+/// The one place that ends the job: the first failure of the process prints its line, waits until it has left the
+/// process (drainOutput) and aborts every PE.
 [[noreturn]] void endJob(const std::string& line) {
   claimFailure();
   fprintf(stderr, "%s\n", line.c_str());
-  fflush(stderr);
+  drainOutput();
   if (g_rt.bootstrap) g_rt.bootstrap->abortJob(1);
   _exit(1);
 }

@@ -206,6 +206,7 @@ TransportConfig transportConfig() {
   c.progress_thread = p.PROGRESS_THREAD != 0;
   c.timeout_s = p.TIMEOUT > 0 ? p.TIMEOUT : 0;
   c.wait_spins = g_rt.wait_spins;  // blocking waits inside the transport yield as the core's do
+  c.wait_block = p.WAIT_BLOCK.c_str();  // params() outlives the transports
   c.aggregate = p.UCX_AGGREGATE;
   c.on_peer_lost = [](int pe, const char* why) { peerLost(pe, why); };
   return c;
@@ -275,10 +276,15 @@ Status transportsInit(std::string* err) {
     if (r->fd >= 0) close(r->fd);  // the mappings keep the memory alive
   g_init.heap.fd = g_init.data.fd = -1;
   g_rt.peers = g_rt.peer_table.data();
+  // Waits may sleep until a message arrives only where every store that ends them is a message: no other PE mapped.
+  bool any_mapped = false;
+  for (int pe = 0; pe < g_rt.n_pes; ++pe) any_mapped |= pe != g_rt.my_pe && g_rt.peers[pe].base[kRegionHeap];
+  g_rt.wait_block = g_rt.remote && g_rt.remote->canWaitInput() && !any_mapped;
   return Status::Ok;
 }
 
 void transportsFini() {
+  g_rt.wait_block = false;
   g_rt.peers = nullptr;
   g_rt.remote = nullptr;
   for (auto it = g_rt.transports.rbegin(); it != g_rt.transports.rend(); ++it) (*it)->disconnect();

@@ -127,6 +127,9 @@ struct Runtime {
   bool oversubscribed = false;  ///< some machine of the job runs more PEs than it has cores (same on every PE)
   bool crowded = false;         ///< this PE's machine runs more PEs than it has cores
   Transport* remote = nullptr;  ///< reaches the peers whose regions are not mapped here (UCX), or nullptr
+  /// Waits sleep in remote->waitInput instead of yielding: every other PE is behind `remote`, whose messages wake
+  /// the sleeper (GSHMEM_WAIT_BLOCK).
+  bool wait_block = false;
 
   // Cold state.
   std::atomic<int> initialized{0};
@@ -295,9 +298,14 @@ __attribute__((always_inline)) inline void copyBytes(void* dst, const void* src,
   std::memcpy(dst, src, n);
 }
 
-/// Poll `ready()` until true: `max_spins` polls, then yield the core at every poll (PEs may outnumber cores). Every
-/// liveness::kPollStride polls the watchdog looks at the clock; a PE silent for GSHMEM_TIMEOUT ends the job naming
-/// `call`.
+/// Longest sleep of one poll of a wait in Transport::waitInput: it bounds a wait whose flag is stored by no message
+/// (another thread of this process), and the watchdog's look at the clock every liveness::kPollStride polls.
+constexpr int kWaitBlockMs = 1;
+
+/// Poll `ready()` until true: `max_spins` polls, then give up the core at every poll (PEs may outnumber cores):
+/// sleep until a message arrives when every other PE is behind the remote transport (g_rt.wait_block), else yield.
+/// Every liveness::kPollStride polls the watchdog looks at the clock; a PE silent for GSHMEM_TIMEOUT ends the job
+/// naming `call`.
 template <typename F>
 inline void waitForSpins(F&& ready, const char* call, long max_spins) {
   long spins = 0;
@@ -308,6 +316,8 @@ inline void waitForSpins(F&& ready, const char* call, long max_spins) {
     if (spins < max_spins) {
       ++spins;
       GSHMEM_CPU_RELAX();
+    } else if (g_rt.wait_block) {
+      if (!ready()) g_rt.remote->waitInput(kWaitBlockMs);
     } else {
       sched_yield();
     }

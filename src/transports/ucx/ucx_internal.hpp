@@ -108,6 +108,8 @@ class UcxTransport final : public Transport {
   }
 
   std::size_t setAggregate(std::size_t bytes) override;
+  bool canWaitInput() const override { return efd_ >= 0; }
+  void waitInput(int timeout_ms) override;  // ucx_wake.cpp
 
   /// Endpoint error callback: one line naming the lost PE, then the job ends (unless we are tearing down).
   void onPeerError(int pe, ucs_status_t status) {
@@ -204,6 +206,8 @@ class UcxTransport final : public Transport {
   Status amPutSignal(const RemoteAddr& dst, const void* src, std::size_t n, const RemoteAddr& sig, uint64_t value,
                      uint32_t op);
 
+  bool wakeWanted() const;  ///< ask UCP for UCP_FEATURE_WAKEUP (ucx_wake.cpp)
+  void wakeSetup();         ///< after the endpoints exist: efd_ when TransportConfig::wait_block allows it
   void startProgressThread();
   void stopProgressThread();
   void teardown(bool collective);
@@ -233,6 +237,7 @@ class UcxTransport final : public Transport {
   std::vector<int> dirty_;         // peers whose batch may be non-empty (application thread only)
   char* local_base_[kMaxRegions] = {};
   std::size_t local_size_[kMaxRegions] = {};
+  int efd_ = -1;  // the worker's event descriptor when waitInput may block, else -1
   std::thread progress_thread_;
   std::atomic<bool> progress_stop_{false};
 };

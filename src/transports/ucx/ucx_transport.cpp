@@ -121,6 +121,7 @@ Status UcxTransport::createWorker() {
   ucp_params_t cp{};
   cp.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS;
   cp.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_AM;
+  if (wakeWanted()) cp.features |= UCP_FEATURE_WAKEUP;
   cp.mt_workers_shared = multi_ ? 1 : 0;
   cp.estimated_num_eps = static_cast<std::size_t>(npes_);
   ucs_status_t us = ucp_init(&cp, cfg, &ctx_);
@@ -220,8 +221,10 @@ Status UcxTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& regi
              node[pe] != node[me_] ? "peer on another node" : "same node, UCX forced by GSHMEM_TRANSPORTS=ucx");
     reach[pe].why = why;
   }
-  GSHMEM_LOG_INFO(UCX, "UCX transport up: %d endpoints, worker thread mode %s, timeout %ld s, progress thread %s",
-                  npes_ - 1, multi_ ? "multi" : "single", timeout_s_, cfg_.progress_thread ? "on" : "off");
+  wakeSetup();
+  GSHMEM_LOG_INFO(UCX, "UCX transport up: %d endpoints, worker thread mode %s, timeout %ld s, progress thread %s, "
+                  "waits %s", npes_ - 1, multi_ ? "multi" : "single", timeout_s_, cfg_.progress_thread ? "on" : "off",
+                  efd_ >= 0 ? "sleep in the event descriptor" : "yield");
   if (cfg_.progress_thread) startProgressThread();
   *out = std::move(reach);
   return Status::Ok;
@@ -523,6 +526,7 @@ void UcxTransport::teardown(bool collective) {
         ucp_mem_unmap(ctx_, m);
         m = nullptr;
       }
+    efd_ = -1;  // the worker's own descriptor
     ucp_worker_destroy(worker_);
     worker_ = nullptr;
   }
