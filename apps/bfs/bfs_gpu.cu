@@ -43,6 +43,7 @@
 #include "bfs_gpu_kernels.cuh"
 
 using bfs_gpu::Dev;
+using bfs_gpu::kSendBlocks;
 using bfs_gpu::kThreads;
 using bfs_gpu::ull;
 using namespace bfs_gpu::kernels;

@@ -29,7 +29,7 @@ namespace cg = cooperative_groups;
 using ull = unsigned long long;
 
 constexpr int kThreads = 256;                 // threads per block of every kernel
-constexpr unsigned kSendBlocks = 8;           // blocks per destination PE that put the records of a top-down level
+constexpr unsigned kSendBlocks = 8;           // blocks per destination PE putting a top-down level's records
 constexpr uint64_t kBigDegree = 4096;         // top-down: frontier vertices above this go to the grid-wide kernel
 constexpr uint64_t kWarpScan = 128;           // bottom-up: vertices above this are scanned by a whole warp
 constexpr uint32_t kUnreached = 0xffffffffu;  // parent of an unreached vertex
