@@ -41,20 +41,19 @@ const char* g_epoch_heap = nullptr;  ///< the heap the epochs count for (its scr
 
 template <int Op, typename T>
 __global__ void __launch_bounds__(kThreads) exchangeKernel(DeviceHandle h, int kind, uint64_t epoch, void* d,
-                                                           const void* s, size_t c, size_t sstride, int root) {
-  dev::exchangePart<kScopeBlock, Op, T>(h, kind, epoch, d, s, c, sstride, root, blockIdx.x, gridDim.x);
+                                                           const void* s, size_t c, int root) {
+  dev::exchangePart<kScopeBlock, Op, T>(h, kind, epoch, d, s, c, root, blockIdx.x, gridDim.x);
 }
 
 template <int Op, typename T>
 __global__ void __launch_bounds__(kThreads) exchangeKernelLL(DeviceHandle h, int kind, uint64_t epoch, void* d,
-                                                             const void* s, size_t c, size_t sstride, int root) {
-  dev::exchangePartLL<kScopeBlock, Op, T>(h, kind, epoch, d, s, c, sstride, root, blockIdx.x, gridDim.x);
+                                                             const void* s, size_t c, int root) {
+  dev::exchangePartLL<kScopeBlock, Op, T>(h, kind, epoch, d, s, c, root, blockIdx.x, gridDim.x);
 }
 
 template <int Op, typename T>
-__global__ void __launch_bounds__(kThreads) pipeKernel(DeviceHandle h, int scatter, uint64_t epoch, T* d, const T* s,
-                                                       size_t n) {
-  dev::pipeReducePart<kScopeBlock, Op, T>(h, scatter != 0, epoch, d, s, n, blockIdx.x, gridDim.x);
+__global__ void __launch_bounds__(kThreads) pipeKernel(DeviceHandle h, uint64_t epoch, T* d, const T* s, size_t n) {
+  dev::pipeReducePart<kScopeBlock, Op, T>(h, epoch, d, s, n, blockIdx.x, gridDim.x);
 }
 
 template <int Op, typename T>
@@ -128,22 +127,26 @@ unsigned residentCap() {
   return cap;
 }
 
-/// Enqueue one one-round exchange of @p c bytes to each PE (c fits a slot); PE q's part of a reducescatter or
-/// alltoall source starts at s + q * sstride.
-template <int Op, typename T>
-void exchange(const DeviceHandle& h, dev::CollKind kind, char* d, const char* s, std::size_t c, std::size_t sstride,
-              int root, cudaStream_t st) {
+/// The epoch of the next call that uses the scratch (one-round exchange or pipeline).
+uint64_t nextEpoch(const DeviceHandle& h) {
   if (g_epoch_heap != h.heap_base) g_epoch = 0, g_epoch_heap = h.heap_base;
+  return ++g_epoch;
+}
+
+/// Enqueue one one-round exchange of @p c bytes to each PE (c fits a slot).
+template <int Op, typename T>
+void exchange(const DeviceHandle& h, dev::CollKind kind, char* d, const char* s, std::size_t c, int root,
+              cudaStream_t st) {
   if (c <= std::min<std::size_t>(params().DEVICE_COLL_LL_MAX, deviceCollSlotBytes(h.n_pes) / 2)) {
     // One block per kLLBytesPerBlock of a PE's part: a thread stores and polls about one unit per peer.
     const std::size_t ll = std::min<std::size_t>((c + kLLBytesPerBlock - 1) / kLLBytesPerBlock, kCollPartsMax);
     exchangeKernelLL<Op, T><<<std::min(static_cast<unsigned>(ll), residentCap<exchangeKernelLL<Op, T>>()), kThreads,
-                              0, st>>>(h, kind, ++g_epoch, d, s, c, sstride, root);
+                              0, st>>>(h, kind, nextEpoch(h), d, s, c, root);
     return;
   }
   const unsigned blocks = blocksFor(c * static_cast<std::size_t>(h.n_pes));
   exchangeKernel<Op, T><<<std::min(blocks, residentCap<exchangeKernel<Op, T>>()), kThreads, 0, st>>>(
-      h, kind, ++g_epoch, d, s, c, sstride, root);
+      h, kind, nextEpoch(h), d, s, c, root);
 }
 
 /// Side streams of the copy-engine movers (one per destination PE) and the events that fork and join them; made
@@ -214,13 +217,12 @@ int run(const char* call, const Coll& k, dev::CollKind kind, void* d, const void
   const bool reduction = kind == dev::kCollReduce || kind == dev::kCollReducescatter;
   const bool world = k.id == GSHMEM_TEAM_WORLD;
   if (world && c <= slot) {
-    exchange<Op, T>(h, kind, dc, sc, c, c, root, st);
+    exchange<Op, T>(h, kind, dc, sc, c, root, st);
   } else if (world && kind == dev::kCollReduce && params().DEVICE_COLL_PIPELINE) {
     // Sub-slots of at least 8 KiB: a part's piece of a slot holds two.
     const unsigned parts = std::min({blocksFor(bytes), static_cast<unsigned>(slot / (16 << 10)),
                                      residentCap<pipeKernel<Op, T>>()});
-    if (g_epoch_heap != h.heap_base) g_epoch = 0, g_epoch_heap = h.heap_base;
-    pipeKernel<Op, T><<<parts, kThreads, 0, st>>>(h, 0, ++g_epoch, reinterpret_cast<T*>(dc),
+    pipeKernel<Op, T><<<parts, kThreads, 0, st>>>(h, nextEpoch(h), reinterpret_cast<T*>(dc),
                                                   reinterpret_cast<const T*>(sc), c / sizeof(T));
     launchBarrier(h, false, st);  // the other PEs write this PE's dest
   } else if (world && !reduction && params().DEVICE_COLL_CE) {

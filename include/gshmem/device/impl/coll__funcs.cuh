@@ -253,11 +253,10 @@ GSHMEM_DEVICE_INLINE void reduceSlots(T* dst, const char* slot0, size_t stride, 
 
 /// One part of a one-round exchange of `kind`: `c` bytes from this PE to each PE (a reduction's c is a multiple of
 /// sizeof(T); its operator and type are Op and T, unused otherwise). Parts split c in 16-byte units. Reducescatter
-/// and alltoall take PE q's bytes from source + q * sstride (sstride = c for a whole call; larger for one chunk
-/// of a pipelined call).
+/// and alltoall take PE q's bytes from source + q * c.
 template <int S, int Op, typename T>
 GSHMEM_DEVICE_INLINE void exchangePart(const DeviceHandle& h, int kind, uint64_t epoch, void* dest,
-                                       const void* source, size_t c, size_t sstride, int root, size_t part,
+                                       const void* source, size_t c, int root, size_t part,
                                        size_t parts) {
   size_t b, e;
   detail::ownedPart((c + 15) / 16, static_cast<int>(parts), static_cast<int>(part), &b, &e);
@@ -270,7 +269,7 @@ GSHMEM_DEVICE_INLINE void exchangePart(const DeviceHandle& h, int kind, uint64_t
     for (int k = 1; k <= n && b < e; ++k) {
       const int q = (me + k + static_cast<int>(part)) % n;
       const bool per_pe = kind == kCollReducescatter || kind == kCollAlltoall;
-      const size_t from = per_pe ? static_cast<size_t>(q) * sstride : 0;
+      const size_t from = per_pe ? static_cast<size_t>(q) * c : 0;
       detail::copy<S>(detail::collSlot(h, q, epoch, me) + b, src + from + b, e - b);
     }
   }

@@ -55,7 +55,7 @@ GSHMEM_HOST_DEVICE constexpr size_t llGroupBytes() {
 /// One part of a low-latency exchange; the arguments are exchangePart's. 2c bytes must fit a slot.
 template <int S, int Op, typename T>
 GSHMEM_DEVICE_INLINE void exchangePartLL(const DeviceHandle& h, int kind, uint64_t epoch, void* dest,
-                                         const void* source, size_t c, size_t sstride, int root, size_t part,
+                                         const void* source, size_t c, int root, size_t part,
                                          size_t parts) {
   constexpr size_t G = llGroupBytes<T>(), kU = G / 4;
   size_t gb, ge;
@@ -69,7 +69,7 @@ GSHMEM_DEVICE_INLINE void exchangePartLL(const DeviceHandle& h, int kind, uint64
   if (kind != kCollBroadcast || me == root) {
     for (int k = 1; k <= n; ++k) {
       const int q = (me + k + static_cast<int>(part)) % n;
-      const unsigned char* from = src + (per_pe ? static_cast<size_t>(q) * sstride : 0);
+      const unsigned char* from = src + (per_pe ? static_cast<size_t>(q) * c : 0);
       auto* to = reinterpret_cast<unsigned long long*>(detail::collSlot(h, q, epoch, me));
       for (size_t u = ub + tid; u < ue; u += nt) {
         const size_t len = c - 4 * u < 4 ? c - 4 * u : 4;

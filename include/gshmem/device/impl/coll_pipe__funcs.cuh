@@ -1,18 +1,17 @@
-// The pipelined push reductions of the stream collectives (reduce, reducescatter) whose per-PE part exceeds a
-// scratch slot. Each destination PE q owns a range of the items (reducescatter: its block of every source; reduce:
-// its balanced share, ownedPart). Block p of every PE streams its 1/parts share of q's range into its piece of q's
-// slot (parity epoch & 1, source = this PE) in sub-chunks, two in flight:
+// The pipelined push all-reduce of the stream collectives (reduce on the world) whose size exceeds a scratch slot.
+// Each destination PE q owns a balanced share of the items (ownedPart). Block p of every PE streams its 1/parts share
+// of q's range into its piece of q's slot (parity epoch & 1, source = this PE) in sub-chunks, two in flight:
 //   step k, as sender:   for each peer q: wait until q acknowledged sub-chunk k - 2 (ack word [p][q] here), copy
 //                        sub-chunk k of q's range into sub-slot k % 2, group sync, release-store the chunk flag
 //                        [p][me] in q;
 //   step k, as receiver: wait for every peer's chunk flag [p][s] here, reduce own source + the peers' sub-slots into
-//                        dest (reduce: into every PE's dest, so the all-gather is pushed too), group sync, store the
-//                        ack [p][me] in each peer.
+//                        every PE's dest (the all-gather is pushed too), group sync, store the ack [p][me] in each
+//                        peer.
 // Only writes cross the links. Flag and ack values are epoch << 24 | (k + 1): monotonic across calls, so old words
 // never pass a wait. Reuse follows the one-round exchange's epoch-parity rule: the call uses only parity epoch & 1,
 // and every PE's range is not empty (the host uses this path for parts above a slot only), so each PE's kernel
-// finishes only after every peer started the same call. A reduce needs a barrier after the kernel (other PEs write
-// its dest); a reducescatter does not. dest may alias source.
+// finishes only after every peer started the same call. A barrier follows the kernel (other PEs write this PE's
+// dest). dest may alias source.
 #pragma once
 #include <cstdint>
 
@@ -30,15 +29,11 @@ GSHMEM_DEVICE_INLINE void pipeWait(const unsigned long long* w, unsigned long lo
   }
 }
 
-/// Items of q's range: its first source item and count (the same on every PE).
-GSHMEM_DEVICE_INLINE void pipeRange(bool scatter, size_t nreduce, int n, int q, size_t* base, size_t* count) {
-  if (scatter) {
-    *base = static_cast<size_t>(q) * nreduce, *count = nreduce;
-  } else {
-    size_t e;
-    ownedPart(nreduce, n, q, base, &e);
-    *count = e - *base;
-  }
+/// Items of q's range: its first item and count (the same on every PE).
+GSHMEM_DEVICE_INLINE void pipeRange(size_t nreduce, int n, int q, size_t* base, size_t* count) {
+  size_t e;
+  ownedPart(nreduce, n, q, base, &e);
+  *count = e - *base;
 }
 /// Part p's share [b, e) of a range of `count` items of `isz` bytes: whole 16-byte units.
 GSHMEM_DEVICE_INLINE void pipeShare(size_t count, size_t isz, size_t part, size_t parts, size_t* b, size_t* e) {
@@ -49,11 +44,11 @@ GSHMEM_DEVICE_INLINE void pipeShare(size_t count, size_t isz, size_t part, size_
   *e = ue * per < count ? ue * per : count;
 }
 
-/// dst[pe][j] = own[j] op slot_s[j] for every peer s (slots at slot0 + s * stride; own PE skipped), j < m, into
-/// this PE's dst only (scatter) or every PE's.
+/// dst[j] = own[j] op slot_s[j] for every peer s (slots at slot0 + s * stride; own PE skipped), j < m, into every
+/// PE's dst.
 template <int S, int Op, typename T>
-GSHMEM_DEVICE_INLINE void pipeReduce(const DeviceHandle& h, T* dst, bool all, const T* own, const char* slot0,
-                                     size_t stride, size_t m) {
+GSHMEM_DEVICE_INLINE void pipeReduce(const DeviceHandle& h, T* dst, const T* own, const char* slot0, size_t stride,
+                                     size_t m) {
   const int n = h.n_pes, me = h.my_pe;
   const size_t tid = groupRank<S>(), nt = groupSize<S>();
   constexpr int kV = 16 / sizeof(T);
@@ -69,8 +64,7 @@ GSHMEM_DEVICE_INLINE void pipeReduce(const DeviceHandle& h, T* dst, bool all, co
 #pragma unroll
         for (int k = 0; k < kV; ++k) acc.x[k] = reduce2<Op, T>(acc.x[k], o.x[k]);
       }
-      for (int k = 0; k < (all ? n : 1); ++k)
-        reinterpret_cast<int4*>(all ? peerPtr(h, dst, (me + k) % n) : dst)[v] = acc.w;
+      for (int k = 0; k < n; ++k) reinterpret_cast<int4*>(peerPtr(h, dst, (me + k) % n))[v] = acc.w;
     }
     done = m / kV * kV;
   }
@@ -78,17 +72,16 @@ GSHMEM_DEVICE_INLINE void pipeReduce(const DeviceHandle& h, T* dst, bool all, co
     T acc = own[j];
     for (int s = 0; s < n; ++s)
       if (s != me) acc = reduce2<Op, T>(acc, reinterpret_cast<const T*>(slot0 + s * stride)[j]);
-    for (int k = 0; k < (all ? n : 1); ++k) (all ? peerPtr(h, dst, (me + k) % n) : dst)[j] = acc;
+    for (int k = 0; k < n; ++k) peerPtr(h, dst, (me + k) % n)[j] = acc;
   }
 }
 
 }  // namespace detail
 
-/// Part `part` of `parts` of a pipelined reduce (scatter false) or reducescatter of nreduce items per result.
-/// Group scope S, one group per part.
+/// Part `part` of `parts` of a pipelined all-reduce of nreduce items. Group scope S, one group per part.
 template <int S, int Op, typename T>
-GSHMEM_DEVICE_INLINE void pipeReducePart(const DeviceHandle& h, bool scatter, uint64_t epoch, T* dest,
-                                         const T* source, size_t nreduce, size_t part, size_t parts) {
+GSHMEM_DEVICE_INLINE void pipeReducePart(const DeviceHandle& h, uint64_t epoch, T* dest, const T* source,
+                                         size_t nreduce, size_t part, size_t parts) {
   const int n = h.n_pes, me = h.my_pe;
   const size_t stride = deviceCollSlotBytes(n);
   const size_t sub = (stride / parts / 2) & ~size_t(255);  // bytes of one sub-slot
@@ -96,12 +89,12 @@ GSHMEM_DEVICE_INLINE void pipeReducePart(const DeviceHandle& h, bool scatter, ui
   const uint64_t flags = deviceCollChunkFlagsOffset(n), acks = deviceCollAcksOffset(n);
   const bool lead = detail::groupRank<S>() == 0;
   size_t mbase, mcount, mb, me_;
-  detail::pipeRange(scatter, nreduce, n, me, &mbase, &mcount);
+  detail::pipeRange(nreduce, n, me, &mbase, &mcount);
   detail::pipeShare(mcount, sizeof(T), part, parts, &mb, &me_);
   size_t steps = (me_ - mb + ci - 1) / ci;
   for (int q = 0; q < n; ++q) {
     size_t qbase, qcount, qb, qe;
-    detail::pipeRange(scatter, nreduce, n, q, &qbase, &qcount);
+    detail::pipeRange(nreduce, n, q, &qbase, &qcount);
     detail::pipeShare(qcount, sizeof(T), part, parts, &qb, &qe);
     const size_t nk = (qe - qb + ci - 1) / ci;
     steps = nk > steps ? nk : steps;
@@ -110,7 +103,7 @@ GSHMEM_DEVICE_INLINE void pipeReducePart(const DeviceHandle& h, bool scatter, ui
     for (int i = 1; i < n; ++i) {  // send sub-chunk k of each peer's range
       const int q = (me + i) % n;
       size_t qbase, qcount, qb, qe;
-      detail::pipeRange(scatter, nreduce, n, q, &qbase, &qcount);
+      detail::pipeRange(nreduce, n, q, &qbase, &qcount);
       detail::pipeShare(qcount, sizeof(T), part, parts, &qb, &qe);
       if (qb + k * ci >= qe) continue;
       const size_t m = qe - qb - k * ci < ci ? qe - qb - k * ci : ci;
@@ -127,10 +120,9 @@ GSHMEM_DEVICE_INLINE void pipeReducePart(const DeviceHandle& h, bool scatter, ui
       for (int s = 0; s < n; ++s)
         if (s != me) detail::pipeWait(detail::pipeWord(h, flags, me, part, s), detail::pipeValue(epoch, k));
     detail::groupSync<S>();
-    const size_t first = mb + k * ci;  // relative to this PE's range
-    T* d = scatter ? dest + first : dest + mbase + first;
+    const size_t first = mbase + mb + k * ci;
     const char* slot0 = detail::collSlot(h, me, epoch, 0) + part * 2 * sub + (k & 1) * sub;
-    detail::pipeReduce<S, Op, T>(h, d, !scatter, source + mbase + first, slot0, stride, m);
+    detail::pipeReduce<S, Op, T>(h, dest + first, source + first, slot0, stride, m);
     detail::groupSync<S>();  // every read of the sub-slots is done before the acks free them
     if (lead)
       for (int s = 0; s < n; ++s)
