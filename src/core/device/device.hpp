@@ -49,6 +49,13 @@ Status backendTeamSet(int id, const gshmem_team& t);
 /// Forget id @p id in the device team table and zero this PE's device synchronization words of it (the team is
 /// being destroyed, every member's device work on it complete). Ok without a heap; a CUDA failure is logged.
 Status backendTeamClear(int id);
+/// Bytes of the user part mapped now, from offset 0 (a fixed heap: all of it; no heap: 0).
+std::size_t backendMappedBytes();
+/// Whether the heap grows (CUDA VMM).
+bool backendGrows();
+/// Collective, with the same @p end on every PE: map the user part up to at least @p end (rounded up to the growth
+/// step) on every PE and in every peer that maps this heap. On failure *err holds the reason and the fix.
+Status backendGrow(std::size_t end, std::string* err);
 /// The handle kernels use; nullptr when there is no device heap.
 const DeviceHandle* backendHandle();
 int backendDeviceId();

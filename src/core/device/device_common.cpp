@@ -3,6 +3,7 @@
 #include <cstring>
 #include <mutex>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "base/config.hpp"
@@ -39,6 +40,23 @@ bool owns(const void* ptr) {
   return g_region.base != nullptr && o < g_region.size;
 }
 
+namespace {
+
+/// Collective, after every PE made the same call: map the heap up to @p off + @p size. On failure the block is given
+/// back and the call's line printed (nullptr is returned on every PE: the growth's vote is the same everywhere).
+void* growFor(const char* call, std::size_t off, std::size_t size) {
+  std::string why;
+  if (isError(backendGrow(off + size, &why))) {
+    fprintf(stderr, "gshmem: PE %d: %s: cannot allocate %zu bytes of device memory: %s\n", g_rt.my_pe, call, size,
+            why.c_str());
+    g_alloc->free(off);
+    return nullptr;
+  }
+  return g_region.base + off;
+}
+
+}  // namespace
+
 void* alloc(const char* call, std::size_t size, std::size_t align, bool zero) {
   ops::requireInit(call);
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
@@ -54,8 +72,19 @@ void* alloc(const char* call, std::size_t size, std::size_t align, bool zero) {
     if (off == HeapAllocator::kFail) {
       fprintf(stderr,
               "gshmem: PE %d: %s: cannot allocate %zu bytes of device memory: %zu bytes free of %zu (largest free "
-              "block %zu); raise GSHMEM_SYMMETRIC_SIZE_DEVICE\n",
-              g_rt.my_pe, call, size, g_alloc->bytesFree(), g_alloc->capacity(), g_alloc->largestFree());
+              "block %zu); raise %s\n",
+              g_rt.my_pe, call, size, g_alloc->bytesFree(), g_alloc->capacity(), g_alloc->largestFree(),
+              backendGrows() ? "GSHMEM_DEVICE_HEAP_MAX" : "GSHMEM_SYMMETRIC_SIZE_DEVICE");
+    } else if (off + size > backendMappedBytes()) {
+      // The heap grows: every PE has computed the same block, so every PE is here. Agree first that every PE made
+      // this call (a growth is collective), then grow, zero, and let nobody return before every PE has zeroed.
+      barrierAll(call);
+      claim.check();
+      result = growFor(call, off, size);
+      if (result && zero && isError(backendMemset(result, 0, size)))
+        fatal(call, "cannot zero the %zu bytes of device memory at %p (see the error above)", size, result);
+      barrierAll(call);
+      return result;
     } else {
       result = g_region.base + off;
       if (zero && isError(backendMemset(result, 0, size)))

@@ -26,6 +26,7 @@
 #include "core/protocols/dispatch.hpp"
 #include "core/protocols/proxy.hpp"
 #include "core/protocols/service_thread.hpp"
+#include "transports/cuda_ipc/cuda_vmm.hpp"
 
 namespace gshmem::device {
 
@@ -34,7 +35,10 @@ namespace {
 struct State {
   int dev = -1;
   char* base = nullptr;
-  std::size_t user = 0, total = 0;
+  std::size_t user = 0, total = 0;  // user: the allocator's bytes (a VMM heap: its reserved user part)
+  vmm::Range range;                 // a growing heap: the reserved range (user part, then the sync area)
+  bool vmm = false;
+  std::size_t mapped = 0, step = 0;  // a growing heap: user bytes mapped so far; bytes added at least per growth
   std::vector<char*> peer;  // device address of each PE's heap mapped here (protocols::devicePeerBase)
   char** d_peer = nullptr;
   DeviceTeam* d_teams = nullptr;  // kDeviceTeams entries: DeviceHandle::teams
@@ -152,6 +156,40 @@ Status everyPeWantsHeap(int ndev, bool* want, std::string* err) {
   return Status::Ok;
 }
 
+/// A growing heap on GPU g.dev: reserve the user part's range (GSHMEM_DEVICE_HEAP_MAX) and the sync area after it,
+/// map the first GSHMEM_SYMMETRIC_SIZE_DEVICE bytes and the sync area. Collective: every PE uses one only when every
+/// PE could make one (false in *ok: the caller makes a cudaMalloc heap instead, on every PE).
+Status vmmHeapCreate(std::size_t sync_bytes, bool* ok, std::string* err) {
+  const Params& p = params();
+  std::size_t gran = 0;
+  int mine = 0;
+  if (p.DEVICE_HEAP_MAX > p.SYMMETRIC_SIZE_DEVICE && vmm::supported(g.dev, &gran)) {
+    auto up = [gran](std::size_t v) { return (v + gran - 1) / gran * gran; };
+    g.user = up(p.DEVICE_HEAP_MAX);
+    g.mapped = up(p.SYMMETRIC_SIZE_DEVICE);
+    g.step = up(p.DEVICE_HEAP_STEP);
+    mine = !isError(g.range.reserve(g.user + up(sync_bytes))) && !isError(g.range.create(g.dev, 0, g.mapped)) &&
+           !isError(g.range.create(g.dev, g.user, up(sync_bytes)));
+  }
+  std::vector<int> all(g_rt.n_pes);
+  if (isError(g_rt.bootstrap->allGather(&mine, all.data(), sizeof mine))) {
+    *err = "bootstrap allgather failed (device heap)";
+    return Status::RemoteError;
+  }
+  *ok = true;
+  for (int a : all) *ok = *ok && a;
+  if (!*ok) {
+    g.range.release();
+    if (mine && g_rt.my_pe == 0) GSHMEM_LOG_INFO(INIT, "some PE cannot make a growing (CUDA VMM) device heap: the "
+                                                 "heap is fixed at GSHMEM_SYMMETRIC_SIZE_DEVICE on every PE");
+    return Status::Ok;
+  }
+  g.vmm = true;
+  g.base = g.range.base();
+  g.total = g.user + sync_bytes;
+  return Status::Ok;
+}
+
 /// Allocate this PE's heap (user part + DeviceSync area) on its GPU.
 Status heapCreate(int ndev, std::string* err) {
   const Params& p = params();
@@ -164,15 +202,20 @@ Status heapCreate(int ndev, std::string* err) {
     return Status::InvalidArgument;
   }
   GSHMEM_CUDA_TRY_WHY(err, cudaSetDevice(g.dev));
-  g.user = (p.SYMMETRIC_SIZE_DEVICE + 4095) & ~std::size_t(4095);
   const std::size_t sync_bytes = deviceSyncBytes(n);
-  g.total = g.user + sync_bytes;
-  if (cudaMalloc(&g.base, g.total) != cudaSuccess) {
-    cudaGetLastError();
-    g.base = nullptr;
-    *err = strFormat("cannot allocate the %s device symmetric heap on GPU %d; lower GSHMEM_SYMMETRIC_SIZE_DEVICE",
-                     formatSize(p.SYMMETRIC_SIZE_DEVICE).c_str(), g.dev);
-    return Status::NoMemory;
+  bool vmm_ok = false;
+  GSHMEM_CHECK(vmmHeapCreate(sync_bytes, &vmm_ok, err));
+  if (!vmm_ok) {
+    g.user = (p.SYMMETRIC_SIZE_DEVICE + 4095) & ~std::size_t(4095);
+    g.mapped = g.user;
+    g.total = g.user + sync_bytes;
+    if (cudaMalloc(&g.base, g.total) != cudaSuccess) {
+      cudaGetLastError();
+      g.base = nullptr;
+      *err = strFormat("cannot allocate the %s device symmetric heap on GPU %d; lower GSHMEM_SYMMETRIC_SIZE_DEVICE",
+                       formatSize(p.SYMMETRIC_SIZE_DEVICE).c_str(), g.dev);
+      return Status::NoMemory;
+    }
   }
   GSHMEM_CUDA_TRY_WHY(err, cudaMemset(g.base + g.user, 0, sync_bytes));
   g.epoch = ++g_epochs;
@@ -296,7 +339,8 @@ Status backendInit(std::string* err) {
   GSHMEM_CHECK(heapCreate(ndev, err));
   GSHMEM_CHECK(warnSharedGpu(err));
   // Collective: cuda_ipc, the shm channel, the staged server, path tables.
-  GSHMEM_CHECK(protocols::deviceInit(protocols::DeviceHeapDesc{g.dev, g.base, g.total, p.P2P != 0}, err));
+  GSHMEM_CHECK(protocols::deviceInit(
+      protocols::DeviceHeapDesc{g.dev, g.base, g.total, p.P2P != 0, g.vmm ? &g.range : nullptr}, err));
   bool any_mapped = false, need_proxy = false;
   peersMap(&any_mapped, &need_proxy);
   // DEVICE_CE_MIN: large device-initiated puts/gets to mapped peers through the proxy's copy engine (needs the ring).
@@ -312,8 +356,9 @@ Status backendInit(std::string* err) {
     return Status::RemoteError;
   }
   if (p.INFO && g_rt.my_pe == 0)
-    fprintf(stderr, "gshmem:   device heap %s per PE on GPU %d; %s\n", formatSize(p.SYMMETRIC_SIZE_DEVICE).c_str(),
-            g.dev, !g.proxy_on ? "no proxy ring (every peer mapped)" : ce_route && any_mapped ?
+    fprintf(stderr, "gshmem:   device heap %s per PE on GPU %d%s; %s\n", formatSize(g.mapped).c_str(), g.dev,
+            g.vmm ? strFormat(", growing up to %s (CUDA VMM)", formatSize(g.user).c_str()).c_str() : " (fixed)",
+            !g.proxy_on ? "no proxy ring (every peer mapped)" : ce_route && any_mapped ?
             "proxy ring (copy-engine route and unmapped peers)" : "proxy ring (unmapped peers)");
   return Status::Ok;
 }
@@ -328,7 +373,12 @@ void backendFinalize() {
   protocols::deviceFinalize();  // collective: stops the staged server, closes IPC mappings (barrier inside)
   cudaFree(g.d_peer);
   cudaFree(g.d_teams);
-  cudaFree(g.base);
+  if (g.vmm)
+    g.range.release();
+  else
+    cudaFree(g.base);
+  g.vmm = false;
+  g.mapped = 0;
   lanesFree();
   g.base = nullptr;
   g.d_peer = nullptr;
@@ -408,6 +458,41 @@ Status backendTeamClear(int id) {
                                             sizeof(unsigned long long) * std::size_t(id) * g_rt.n_pes,
                                         0, sizeof(unsigned long long) * g_rt.n_pes, l->stream));
   GSHMEM_CUDA_TRY(kWho, cudaStreamSynchronize(l->stream));
+  return Status::Ok;
+}
+
+std::size_t backendMappedBytes() { return g.base ? g.mapped : 0; }
+
+bool backendGrows() { return g.vmm; }
+
+Status backendGrow(std::size_t end, std::string* err) {
+  if (!g.vmm || end > g.user) {
+    *err = strFormat("the device heap cannot grow past %s; raise GSHMEM_DEVICE_HEAP_MAX", formatSize(g.user).c_str());
+    return Status::NoMemory;
+  }
+  const std::size_t want = (end + g.step - 1) / g.step * g.step;
+  const std::size_t target = want < g.user ? want : g.user, bytes = target - g.mapped;
+  struct Vote {
+    uint64_t offset, bytes;
+    int32_t ok, pad;
+  } mine{g.mapped, bytes, 0, 0};
+  mine.ok = !isError(g.range.create(g.dev, g.mapped, bytes));  // the driver's reason is logged there
+  std::vector<Vote> all(g_rt.n_pes);
+  if (isError(g_rt.bootstrap->allGather(&mine, all.data(), sizeof mine))) {
+    *err = "bootstrap allgather failed (device heap growth)";
+    return Status::RemoteError;
+  }
+  for (int pe = 0; pe < g_rt.n_pes; ++pe) {
+    if (all[pe].ok && all[pe].offset == mine.offset && all[pe].bytes == mine.bytes) continue;
+    *err = !all[pe].ok ? strFormat("PE %d cannot map %s more of its GPU's memory (see its error); free device memory "
+                                   "or lower the allocation", pe, formatSize(bytes).c_str())
+                       : strFormat("PE %d grows its device heap differently (give every PE the same "
+                                   "GSHMEM_DEVICE_HEAP_STEP)", pe);
+    if (mine.ok) g.range.drop(g.mapped);
+    return Status::NoMemory;
+  }
+  GSHMEM_CHECK(protocols::deviceHeapGrow(g.mapped, bytes, err));
+  g.mapped = target;
   return Status::Ok;
 }
 

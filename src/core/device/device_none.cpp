@@ -16,6 +16,9 @@ Status backendMemset(void*, int, std::size_t) { return Status::Unsupported; }
 void* backendPeerPtr(int, std::size_t) { return nullptr; }
 Status backendTeamSet(int, const gshmem_team&) { return Status::Ok; }
 Status backendTeamClear(int) { return Status::Ok; }
+std::size_t backendMappedBytes() { return 0; }
+bool backendGrows() { return false; }
+Status backendGrow(std::size_t, std::string*) { return Status::Unsupported; }
 const DeviceHandle* backendHandle() { return nullptr; }
 int backendDeviceId() { return -1; }
 int backendPesOnGpu() { return 1; }

@@ -80,7 +80,7 @@ Status deviceInit(const DeviceHeapDesc& heap, std::string* err) {
   GSHMEM_CHECK(channelConfig(params(), &ccfg, err));
   *err = "cannot connect the device transports (cuda_ipc, shm channel); run with GSHMEM_LOG_LEVEL=INFO for details";
   if (cudaError_t e = loadKernels(); e != cudaSuccess) return cudaFailed(kWho, "loading the protocol kernels", e);
-  g.ipc = cudaIpcTransportCreate(CudaIpcConfig{heap.device, heap.p2p});
+  g.ipc = cudaIpcTransportCreate(CudaIpcConfig{heap.device, heap.p2p, heap.vmm});
   std::vector<PeerReach> reach;
   GSHMEM_CHECK(g.ipc->connect(bs, {LocalRegion{heap.base, heap.bytes, -1, MemKind::Device}}, &reach));
   GSHMEM_CHECK(g.channel.connect(bs, ccfg));
@@ -112,6 +112,11 @@ Status deviceInit(const DeviceHeapDesc& heap, std::string* err) {
   err->clear();
   if (params().INFO && g.me == 0) printRoutes();
   return Status::Ok;
+}
+
+Status deviceHeapGrow(std::size_t offset, std::size_t bytes, std::string* err) {
+  if (!g.ready) return Status::Internal;
+  return g.ipc->grow(*g_rt.bootstrap, offset, bytes, err);
 }
 
 void deviceFinalize() {

@@ -21,19 +21,26 @@
 
 struct CUstream_st;
 
+namespace gshmem::vmm {
+class Range;
+}
+
 namespace gshmem::protocols {
 
 /// This PE's device heap, as the device layer created it.
 struct DeviceHeapDesc {
   int device = -1;        ///< CUDA device
-  char* base = nullptr;   ///< base of the cudaMalloc (exported with CUDA IPC)
-  std::size_t bytes = 0;  ///< whole allocation
+  char* base = nullptr;   ///< base of the cudaMalloc (exported with CUDA IPC), or of the VMM range
+  std::size_t bytes = 0;  ///< whole allocation or range
   bool p2p = true;        ///< GSHMEM_P2P: map peers' heaps where the GPUs can reach each other
+  const vmm::Range* vmm = nullptr;  ///< the heap's VMM range (chunks shared by descriptor), nullptr: cudaMalloc
 };
 
 /// Collective, after the heap exists: connect the cuda_ipc transport and the shm request channel, start the
 /// staged protocol's server thread, build the path tables. On error *err holds the one-line reason.
 Status deviceInit(const DeviceHeapDesc& heap, std::string* err);
+/// Collective, VMM heaps: every PE has mapped a new chunk [offset, offset + bytes) of its range; map the peers'.
+Status deviceHeapGrow(std::size_t offset, std::size_t bytes, std::string* err);
 /// Collective: stop the server, close mappings (every PE closes before any frees its heap: a barrier inside).
 void deviceFinalize();
 

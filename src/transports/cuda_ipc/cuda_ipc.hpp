@@ -7,16 +7,23 @@
 #include <string>
 #include <vector>
 
+#include "transports/cuda_ipc/cuda_vmm.hpp"
 #include "transports/transport.hpp"
 
 struct CUstream_st;
 
 namespace gshmem {
 
+class UniqueFd;
+
 /// Typed configuration.
 struct CudaIpcConfig {
   int device = -1;     ///< this PE's CUDA device (current at connect)
   bool enable = true;  ///< false: map no peer (GSHMEM_P2P=0); this PE's own heap is still reported mapped
+  /// The device heap is this VMM range (the same size on every PE, the same chunk offsets): peers are mapped by
+  /// importing its chunks into ranges of this process, and grow() maps the chunks added later. nullptr: the heap
+  /// is one cudaMalloc block, mapped by a CUDA IPC handle. Every PE passes the same kind of heap.
+  const vmm::Range* vmm = nullptr;
 };
 
 class CudaIpcTransport final : public Transport {
@@ -31,6 +38,9 @@ class CudaIpcTransport final : public Transport {
   Status connect(Bootstrap& bs, const std::vector<LocalRegion>& regions, std::vector<PeerReach>* out) override;
   /// Close the peer mappings. Not collective: the caller synchronizes before the memory is freed.
   void disconnect() override;
+  /// Collective, VMM heaps only: every PE has just mapped a new chunk at [offset, offset + bytes) of its range (the
+  /// same on every PE); map each mapped peer's into this process. On failure *err says which peer and why.
+  Status grow(Bootstrap& bs, std::size_t offset, std::size_t bytes, std::string* err);
 
   /// Copy-engine put/get through the mapping on the transport's own stream; putNbi completes at quiet().
   Status putNbi(const RemoteAddr& dst, const void* src, std::size_t n) override;
@@ -56,6 +66,12 @@ class CudaIpcTransport final : public Transport {
   std::vector<bool> opened_;    ///< per PE: peer_ came from cudaIpcOpenMemHandle (closed at disconnect)
   std::vector<std::string> bus_;
   CUstream_st* stream_ = nullptr;
+  // VMM heaps: the PEs this PE sends its chunks to (and receives theirs from), and the ranges their heaps are
+  // mapped into here (empty for a PE whose chunks are received but cannot be mapped by this GPU).
+  std::vector<int> vmm_peers_;
+  std::vector<vmm::Range> vmm_ranges_;
+  Status vmmConnect(Bootstrap& bs, const std::vector<std::size_t>& range_of, std::vector<PeerReach>* reach);
+  Status vmmImport(int pe, const UniqueFd* fds, const std::vector<vmm::Chunk>& chunks);
 };
 
 /// Create the cuda_ipc transport (a CUDA build only; the core does not ask for it otherwise).
