@@ -355,6 +355,7 @@ TEST_F(Gpu, StreamOrderedCalls) {
   std::vector<char> v(big), back(big);
   for (size_t i = 0; i < big; ++i) v[i] = char(i * 7 + me_);
   CK(cudaMemcpy(src, v.data(), big, cudaMemcpyHostToDevice));
+  CK(cudaDeviceSynchronize());  // a copy from pageable memory may still land after it returns; s does not wait for it
   cudaStream_t s;
   CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   shmem_barrier_all();

@@ -1,7 +1,7 @@
 // The stream forms of the device collectives (gshmemx_*_on_stream; the host forms wait for them). Arguments are
 // checked on the host, then kernels go on the stream, taking the DeviceHandle and the team (DeviceTeam, from the
 // host team of the id) by value:
-//   * a team of one PE: one device-to-device copy into dest (none in place);
+//   * a team of one PE: one copy into dest (none in place): a copy kernel up to 4 MiB, the copy engine above;
 //   * on the world, when a PE's contribution to each PE fits a scratch slot (deviceCollSlotBytes): one kernel, the
 //     one-round exchange through the scratch (coll__funcs.cuh), over as many blocks as the bytes warrant; up to
 //     GSHMEM_DEVICE_COLL_LL_MAX, its low-latency form (coll_ll__funcs.cuh);
@@ -12,7 +12,8 @@
 //     copy-engine copy per destination PE (each on a side stream), a barrier kernel;
 //   * otherwise (or any other team: the scratch and its epochs belong to the world's sequence of calls): a barrier
 //     kernel of the team, the data phase spread over many blocks (each a part of this PE's share), and a barrier
-//     kernel: the data moves once, straight into dest. Stream order stands in for a grid-wide sync.
+//     kernel: the data moves once, straight into dest. Stream order stands in for a grid-wide sync;
+//   * a team with a member whose heap is not mapped here: the blocking staged forms (coll_staged.cuh).
 // The algorithms and their contract are in include/gshmem/device/impl/coll__funcs.cuh.
 #include <cuda_runtime.h>
 
@@ -27,6 +28,7 @@
 #include "gshmem/device/impl/coll__decls.cuh"
 #include "gshmem/device/impl/coll_ll__funcs.cuh"
 #include "gshmem/device/impl/coll_pipe__funcs.cuh"
+#include "core/device/coll_staged.cuh"
 
 namespace gshmem::device {
 namespace {
@@ -70,27 +72,42 @@ __global__ void __launch_bounds__(kThreads) moverKernel(DeviceHandle h, DeviceTe
   else dev::alltoallPhase<kScopeBlock>(h, t, d, s, n, blockIdx.x, gridDim.x);
 }
 
+/// A team of one: dest = source, 16 bytes per thread where both are 16-byte aligned (the library's allocations are),
+/// else byte by byte. A kernel: a launch completes sooner than a small device-to-device cudaMemcpyAsync.
+__global__ void __launch_bounds__(kThreads) copyKernel(char* d, const char* s, size_t c) {
+  const size_t t = blockIdx.x * size_t(blockDim.x) + threadIdx.x, nt = size_t(gridDim.x) * blockDim.x;
+  if (((reinterpret_cast<uintptr_t>(d) | reinterpret_cast<uintptr_t>(s)) & 15) == 0) {
+    const size_t v = c / 16;
+    for (size_t i = t; i < v; i += nt) reinterpret_cast<uint4*>(d)[i] = reinterpret_cast<const uint4*>(s)[i];
+    for (size_t i = v * 16 + t; i < c; i += nt) d[i] = s[i];
+  } else {
+    for (size_t i = t; i < c; i += nt) d[i] = s[i];
+  }
+}
+
+/// A team of one copies up to this many bytes with copyKernel, more with the copy engine.
+constexpr std::size_t kSelfKernelMax = std::size_t(4) << 20;
+
 /// A stream collective's handle and team.
 struct Coll {
   const DeviceHandle& h;
   DeviceTeam t;  ///< the team as the kernels see it
   gshmem_team_t id;
+  gshmem_team* host;  ///< the host team of the id
+  bool mapped;        ///< every member's device heap is mapped here (else the staged forms, coll_staged.cuh)
 };
 
-/// The call's handle and team, once the team is one of this PE's and (need_mapped) every member's heap is mapped
-/// here; else one line and the end.
-Coll collTeam(const char* call, gshmem_team_t team, bool need_mapped) {
+/// The call's handle and team, once the team is one of this PE's; else one line and the end.
+Coll collTeam(const char* call, gshmem_team_t team) {
   const DeviceHandle& h = handleFor(call);
-  const gshmem_team* ht = teamOfId(team);
+  gshmem_team* ht = teamOfId(team);
   if (!ht)
     fatal(call, "team %d is not a team of this PE (NVSHMEM_TEAM_INVALID, destroyed, or this PE is not a member); "
           "pass a team from a split that included this PE", static_cast<int>(team));
   const DeviceTeam t{ht->start, ht->stride, ht->size, ht->my_index};
-  for (int k = 0; need_mapped && k < t.size; ++k)
-    if (!backendPeerPtr(t.pe(k), 0))
-      fatal(call, "PE %d's device heap is not mapped here; device collectives need every PE of the team on this "
-            "node with GSHMEM_P2P=1", t.pe(k));
-  return Coll{h, t, team};
+  bool mapped = true;
+  for (int k = 0; mapped && k < t.size; ++k) mapped = backendPeerPtr(t.pe(k), 0) != nullptr;
+  return Coll{h, t, team, ht, mapped};
 }
 
 int smCount() {
@@ -209,7 +226,13 @@ int run(const char* call, const Coll& k, dev::CollKind kind, void* d, const void
   char* dc = static_cast<char*>(d);
   const char* sc = static_cast<const char*>(s);
   if (k.t.size == 1) {  // a team of one: every collective copies its c bytes to dest, in stream order
-    const cudaError_t e = d == s ? cudaSuccess : cudaMemcpyAsync(d, s, c, cudaMemcpyDeviceToDevice, st);
+    if (d == s) return 0;
+    if (c <= kSelfKernelMax) {
+      copyKernel<<<blocksFor(c), kThreads, 0, st>>>(dc, sc, c);
+      checkLaunch(call);
+      return 0;
+    }
+    const cudaError_t e = cudaMemcpyAsync(d, s, c, cudaMemcpyDeviceToDevice, st);
     if (e != cudaSuccess) fatal(call, "the copy of %zu bytes into dest failed: %s", c, cudaGetErrorString(e));
     return 0;
   }
@@ -239,11 +262,12 @@ int run(const char* call, const Coll& k, dev::CollKind kind, void* d, const void
 template <int Op, typename T>
 int reduceOnStream(const char* call, gshmem_team_t team, T* d, const T* s, std::size_t n, bool scatter,
                    cudaStream_t st) {
-  const Coll k = collTeam(call, team, true);
+  const Coll k = collTeam(call, team);
   if (n == 0) return 0;
   const std::size_t npes = static_cast<std::size_t>(k.t.size);
   checkDev(call, "dest", d, n * sizeof(T));
   checkDev(call, "source", s, (scatter ? n * npes : n) * sizeof(T));
+  if (!k.mapped) return staged::reduce<Op, T>(call, k.host, k.t, d, s, n, scatter, st);
   return run<Op, T>(call, k, scatter ? dev::kCollReducescatter : dev::kCollReduce, d, s, n * sizeof(T), 0, st,
                     [&](unsigned blocks) {
                       reduceKernel<Op, T><<<blocks, kThreads, 0, st>>>(k.h, k.t, d, s, n, scatter ? 1 : 0);
@@ -253,13 +277,14 @@ int reduceOnStream(const char* call, gshmem_team_t team, T* d, const T* s, std::
 /// Broadcast, fcollect or alltoall (kind) of n bytes per PE.
 int moverOnStream(const char* call, gshmem_team_t team, dev::CollKind kind, void* d, const void* s, std::size_t n,
                   int root, cudaStream_t st) {
-  const Coll k = collTeam(call, team, true);
+  const Coll k = collTeam(call, team);
   if (kind == dev::kCollBroadcast && static_cast<unsigned>(root) >= static_cast<unsigned>(k.t.size))
     fatal(call, "PE_root %d is not a PE of the team (0..%d)", root, k.t.size - 1);
   if (n == 0) return 0;
   const std::size_t npes = static_cast<std::size_t>(k.t.size);
   checkDev(call, "dest", d, kind == dev::kCollBroadcast ? n : n * npes);
   checkDev(call, "source", s, kind == dev::kCollAlltoall ? n * npes : n);
+  if (!k.mapped) return staged::move(call, k.host, k.t, kind, d, s, n, root, st);
   return run<dev::kRedSum, unsigned char>(call, k, kind, d, s, n, root, st, [&](unsigned blocks) {
     moverKernel<<<blocks, kThreads, 0, st>>>(k.h, k.t, kind, d, s, n, root);
   });
@@ -267,7 +292,7 @@ int moverOnStream(const char* call, gshmem_team_t team, dev::CollKind kind, void
 
 /// Barrier (do_quiet) or sync of any team this PE belongs to; unmapped members are reached through the proxy.
 void syncOnStream(const char* call, gshmem_team_t team, bool do_quiet, cudaStream_t st) {
-  const Coll k = collTeam(call, team, false);
+  const Coll k = collTeam(call, team);
   launchTeamBarrier(k.h, k.t, k.id, do_quiet, st);
   checkLaunch(call);
 }

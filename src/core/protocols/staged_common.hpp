@@ -77,9 +77,9 @@ struct PeerSides {
   }
 };
 
-/// Order the side's stream after the work issued so far on `user` (null: nothing to order after).
+/// Order the side's stream after the work issued so far on `user`. Null is the legacy default stream (an on-stream
+/// call with stream 0, which the non-blocking side stream would not wait for otherwise), ordered the same way.
 inline Status orderAfter(const char* who, Side& s, cudaStream_t user) {
-  if (!user) return Status::Ok;
   cudaError_t e = cudaEventRecord(s.user, user);
   if (e == cudaSuccess) e = cudaStreamWaitEvent(s.stream, s.user, 0);
   return e == cudaSuccess ? Status::Ok : cudaFailed(who, "ordering after the caller's stream", e);

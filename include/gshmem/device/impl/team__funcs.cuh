@@ -105,6 +105,7 @@ template <int S>
 GSHMEM_DEVICE_INLINE void teamBarrierGroup(const DeviceHandle& h, const DeviceTeam& t, gshmem_team_t team,
                                            bool do_quiet) {
   detail::groupSync<S>();
+  if (t.size == 1 && !do_quiet) return;  // a team of one: the group's own order is the whole synchronization
   if (detail::groupRank<S>() == 0) {
     if (team == GSHMEM_TEAM_WORLD) barrierAll(h, do_quiet);
     else teamBarrierThread(h, t, team, do_quiet);
