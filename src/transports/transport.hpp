@@ -92,6 +92,9 @@ struct TransportConfig {
   /// waitInput: "tcp" where every message wakes an event descriptor (sockets), "on" wherever one exists, "off"
   const char* wait_block = "off";
   std::size_t aggregate = 0;     ///< puts up to this many bytes may be batched into one message (0: never)
+  /// Atomics over a network transport: "native" (its own atomic operations), "am" (a message the target applies),
+  /// "auto" (native, messages to a peer once native has no protocol for it)
+  const char* amo = "auto";
   /// Called, from any thread, when a peer is lost or makes no progress within timeout_s: `why` is a short
   /// lowercase cause. The core prints one line and ends the job; if it returns, the transport fails the operation
   /// with Status::RemoteError. Unset: the transport only returns the error.

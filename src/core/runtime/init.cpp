@@ -208,6 +208,7 @@ TransportConfig transportConfig() {
   c.wait_spins = g_rt.wait_spins;  // blocking waits inside the transport yield as the core's do
   c.wait_block = p.WAIT_BLOCK.c_str();  // params() outlives the transports
   c.aggregate = p.UCX_AGGREGATE;
+  c.amo = p.UCX_AMO.c_str();  // params() outlives the transports
   c.on_peer_lost = [](int pe, const char* why) { peerLost(pe, why); };
   return c;
 }

@@ -1,4 +1,5 @@
-// The UCX transport's active-message path: small-put batches, completion probes and synchronization signals.
+// The UCX transport's active-message path: small-put batches, completion probes, synchronization signals, and atomics
+// that UCP has no protocol for (GSHMEM_UCX_AMO).
 //
 // Why. Over UCX's TCP transport every message is a sendmsg (~6 us on the CI machine) and the target must reply to
 // anything that needs an answer. A put followed by quiet costs the put's message, then a probe and its reply: three
@@ -29,6 +30,8 @@ namespace {
 
 constexpr unsigned kAmBatch = 0x6731;  // UCP active-message ids of this transport
 constexpr unsigned kAmAck = 0x6732;
+constexpr unsigned kAmAmo = 0x6733;       // an atomic for the target to apply (AmoMsg)
+constexpr unsigned kAmAmoReply = 0x6734;  // its old value: {target PE, token, value}
 constexpr uint32_t kWantAck = 1;
 constexpr std::size_t kBatchBytes = 8192;  // one eager message over TCP (UCX's default segment is 8 KiB)
 // Largest put-with-signal sent as one active message: between namespace hosts over TCP it beat put + fence + a
@@ -49,7 +52,36 @@ constexpr uint32_t kRecCopy = 0;  // store the bytes (4/8-byte aligned: one rele
 constexpr uint32_t kRecAdd = 1;   // 8 bytes: atomic add to the 64-bit word (put-with-signal ADD)
 static_assert(sizeof(AmHead) == 16 && sizeof(AmRec) == 16, "wire format");
 
+/// An atomic sent as an active message.
+struct AmoMsg {
+  uint32_t src;   // requester's PE
+  uint32_t what;  // AmoOp | size << 8 | region << 16
+  uint64_t token;
+  uint64_t offset, value, cond;
+};
+static_assert(sizeof(AmoMsg) == 40, "wire format");
+
 inline std::size_t pad8(std::size_t n) { return (n + 7) & ~std::size_t(7); }
+
+/// Apply @p op to the naturally aligned word at @p at (4 or 8 bytes) with CPU atomics; returns the old value.
+template <typename W>
+uint64_t applyAmo(W* at, AmoOp op, W v, W cond) {
+  switch (op) {
+    case AmoOp::Fetch: return __atomic_load_n(at, __ATOMIC_ACQUIRE);
+    case AmoOp::Set: case AmoOp::Swap: return __atomic_exchange_n(at, v, __ATOMIC_ACQ_REL);
+    case AmoOp::CompareSwap: {
+      W expected = cond;
+      __atomic_compare_exchange_n(at, &expected, v, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+      return expected;
+    }
+    case AmoOp::FetchAdd: case AmoOp::Add: return __atomic_fetch_add(at, v, __ATOMIC_ACQ_REL);
+    case AmoOp::FetchInc: case AmoOp::Inc: return __atomic_fetch_add(at, W(1), __ATOMIC_ACQ_REL);
+    case AmoOp::FetchAnd: case AmoOp::And: return __atomic_fetch_and(at, v, __ATOMIC_ACQ_REL);
+    case AmoOp::FetchOr: case AmoOp::Or: return __atomic_fetch_or(at, v, __ATOMIC_ACQ_REL);
+    case AmoOp::FetchXor: case AmoOp::Xor: return __atomic_fetch_xor(at, v, __ATOMIC_ACQ_REL);
+  }
+  return 0;
+}
 
 ucs_status_t batchCallback(void* arg, const void*, size_t, void* data, size_t length, const ucp_am_recv_param_t*) {
   static_cast<UcxTransport*>(arg)->onBatch(data, length);
@@ -58,6 +90,17 @@ ucs_status_t batchCallback(void* arg, const void*, size_t, void* data, size_t le
 
 ucs_status_t ackCallback(void* arg, const void*, size_t, void* data, size_t length, const ucp_am_recv_param_t*) {
   static_cast<UcxTransport*>(arg)->onAck(data, length);
+  return UCS_OK;
+}
+
+ucs_status_t amoCallback(void* arg, const void*, size_t, void* data, size_t length, const ucp_am_recv_param_t*) {
+  static_cast<UcxTransport*>(arg)->onAmo(data, length);
+  return UCS_OK;
+}
+
+ucs_status_t amoReplyCallback(void* arg, const void*, size_t, void* data, size_t length,
+                              const ucp_am_recv_param_t*) {
+  static_cast<UcxTransport*>(arg)->onAmoReply(data, length);
   return UCS_OK;
 }
 
@@ -75,7 +118,9 @@ Status UcxTransport::amSetup(const std::vector<LocalRegion>& regions) {
     local_base_[r] = regions[r].base;
     local_size_[r] = regions[r].size;
   }
-  const std::pair<unsigned, ucp_am_recv_callback_t> handlers[] = {{kAmBatch, batchCallback}, {kAmAck, ackCallback}};
+  const std::pair<unsigned, ucp_am_recv_callback_t> handlers[] = {
+      {kAmBatch, batchCallback}, {kAmAck, ackCallback}, {kAmAmo, amoCallback}, {kAmAmoReply, amoReplyCallback}};
+
   for (const auto& h : handlers) {
     ucp_am_handler_param_t hp{};
     hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
@@ -262,6 +307,22 @@ Status UcxTransport::signalLazy(const RemoteAddr& dst, uint64_t value) {
   return batchPut(dst.pe, dst, &value, 8, kRecCopy, false);
 }
 
+Status UcxTransport::amoByAm(const RemoteAddr& dst, AmoOp op, unsigned size, uint64_t value, uint64_t cond,
+                             uint64_t* result) {
+  Peer& p = peer(dst.pe);
+  const uint64_t token = p.amo_seq.fetch_add(1, std::memory_order_relaxed) + 1;
+  Peer::AmoSlot& slot = p.amo_in[token % kAmoSlots];
+  const AmoMsg m{static_cast<uint32_t>(me_),
+                 static_cast<uint32_t>(op) | (size << 8) | (static_cast<uint32_t>(dst.region) << 16), token,
+                 dst.offset, value, cond};
+  ucp_request_param_t prm = eagerParams();
+  void* r = ucp_am_send_nbx(p.ep, kAmAmo, nullptr, 0, &m, sizeof m, &prm);
+  GSHMEM_CHECK(waitRequest(r, dst.pe, "atomic"));  // `m` lives in this frame
+  GSHMEM_CHECK(progressUntil(dst.pe, "atomic", [&] { return slot.token.load(std::memory_order_acquire) == token; }));
+  if (amoFetches(op)) *result = slot.value;
+  return Status::Ok;
+}
+
 // ---------------------------------------------------------------- receive side (inside ucp_worker_progress)
 
 void UcxTransport::onBatch(const void* data, std::size_t length) {
@@ -317,6 +378,46 @@ void UcxTransport::onBatch(const void* data, std::size_t length) {
   if (UCS_PTR_IS_PTR(r)) ucp_request_free(r);  // completes on its own; nobody waits for it
   else if (UCS_PTR_IS_ERR(r))
     GSHMEM_LOG_ERROR(UCX, "acknowledging PE %u failed: %s", h.src, ucs_status_string(UCS_PTR_STATUS(r)));
+}
+
+void UcxTransport::onAmo(const void* data, std::size_t length) {
+  AmoMsg m;
+  if (length < sizeof m) return;
+  memcpy(&m, data, sizeof m);
+  const AmoOp op = static_cast<AmoOp>(m.what & 0xff);
+  const unsigned size = (m.what >> 8) & 0xff, region = m.what >> 16;
+  if (m.src >= static_cast<uint32_t>(npes_) || !peer(m.src).ep || region >= kMaxRegions || (size != 4 && size != 8) ||
+      m.offset > local_size_[region] || size > local_size_[region] - m.offset || (m.offset & (size - 1)) ||
+      static_cast<unsigned>(op) > static_cast<unsigned>(AmoOp::Xor)) {
+    GSHMEM_LOG_ERROR(UCX, "PE %u sent a malformed atomic (region %u, offset %" PRIu64 ", %u bytes): dropped", m.src,
+                     region, m.offset, size);
+    return;
+  }
+  char* at = local_base_[region] + m.offset;
+  const uint64_t old = size == 4 ? applyAmo(reinterpret_cast<uint32_t*>(at), op, static_cast<uint32_t>(m.value),
+                                            static_cast<uint32_t>(m.cond))
+                                 : applyAmo(reinterpret_cast<uint64_t*>(at), op, m.value, m.cond);
+  // Reply from the slot of this token: it outlives the send (its requester waits for it before reusing the slot).
+  Peer& p = peer(m.src);
+  uint64_t* out = p.amo_out[m.token % kAmoSlots];
+  out[0] = static_cast<uint64_t>(me_);
+  out[1] = m.token;
+  out[2] = old;
+  ucp_request_param_t prm = eagerParams();
+  void* r = ucp_am_send_nbx(p.ep, kAmAmoReply, nullptr, 0, out, 3 * sizeof(uint64_t), &prm);
+  if (UCS_PTR_IS_PTR(r)) ucp_request_free(r);  // completes on its own; the requester waits for the reply itself
+  else if (UCS_PTR_IS_ERR(r))
+    GSHMEM_LOG_ERROR(UCX, "answering PE %u's atomic failed: %s", m.src, ucs_status_string(UCS_PTR_STATUS(r)));
+}
+
+void UcxTransport::onAmoReply(const void* data, std::size_t length) {
+  uint64_t a[3];
+  if (length < sizeof a) return;
+  memcpy(a, data, sizeof a);
+  if (a[0] >= static_cast<uint64_t>(npes_)) return;
+  Peer::AmoSlot& slot = peer(static_cast<int>(a[0])).amo_in[a[1] % kAmoSlots];
+  slot.value = a[2];
+  slot.token.store(a[1], std::memory_order_release);
 }
 
 void UcxTransport::onAck(const void* data, std::size_t length) {

@@ -52,6 +52,9 @@ struct ErrArg {
   int pe;
 };
 
+constexpr int kAmoSlots = 64;  ///< atomics as active messages in flight to one peer (one per waiting thread)
+enum AmoMode : int { kAmoUnknown = 0, kAmoNative = 1, kAmoAm = 2 };
+
 struct Peer {
   ucp_ep_h ep = nullptr;
   uint64_t base[kMaxRegions] = {};
@@ -71,6 +74,15 @@ struct Peer {
   uint64_t probe_seq = 0;          ///< last completion probe sent to this peer
   std::atomic<uint64_t> acked{0};  ///< last probe this peer has acknowledged
   uint64_t ack_out[2] = {};        ///< our acknowledgement to this peer {our PE, seq}: the reply's send buffer
+  // Atomics as active messages (ucx_am.cpp): how atomics reach this peer, our requests' tokens and the slots their
+  // replies land in (token % kAmoSlots; a requester waits for its own token), and our replies' send buffers.
+  std::atomic<int> amo_mode{kAmoUnknown};
+  std::atomic<uint64_t> amo_seq{0};
+  struct AmoSlot {
+    std::atomic<uint64_t> token{0};
+    uint64_t value = 0;
+  } amo_in[kAmoSlots];
+  uint64_t amo_out[kAmoSlots][3] = {};  ///< {our PE, token, old value}
 };
 
 inline void raiseTo(std::atomic<uint64_t>& a, uint64_t v) {
@@ -120,6 +132,8 @@ class UcxTransport final : public Transport {
   // Active-message receive side (ucx_am.cpp), called from ucp_worker_progress on whichever thread progresses.
   void onBatch(const void* data, std::size_t length);
   void onAck(const void* data, std::size_t length);
+  void onAmo(const void* data, std::size_t length);
+  void onAmoReply(const void* data, std::size_t length);
 
  private:
   static constexpr uint64_t kWatchPeriodNs = 1000000;  // 1 ms
@@ -203,6 +217,12 @@ class UcxTransport final : public Transport {
   Status waitAck(int pe, uint64_t seq);
   Status quietByProbe();
   Status signalByAm(const RemoteAddr& dst, uint64_t value, bool add = false);
+  /// An atomic as an active message: the target applies it with a CPU atomic and replies with the old value, which
+  /// this call waits for (every op, fetching or not, is complete on return).
+  Status amoByAm(const RemoteAddr& dst, AmoOp op, unsigned size, uint64_t value, uint64_t cond, uint64_t* result);
+  /// The UCP atomic; *native_missing when UCP has no protocol for it to this peer (nothing was done, nothing logged).
+  Status amoNative(const RemoteAddr& dst, AmoOp op, unsigned size, uint64_t value, uint64_t cond, uint64_t* result,
+                   bool must_wait, bool* native_missing);
   Status amPutSignal(const RemoteAddr& dst, const void* src, std::size_t n, const RemoteAddr& sig, uint64_t value,
                      uint32_t op);
 

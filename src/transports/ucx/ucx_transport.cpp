@@ -205,6 +205,8 @@ Status UcxTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& regi
   GSHMEM_CHECK(exchangeCards(regions, &cards, &stride));
 
   peers_.reset(new Peer[npes_]);
+  const int amo_mode = std::strcmp(cfg_.amo, "am") == 0 ? kAmoAm : kAmoUnknown;
+  for (int pe = 0; pe < npes_; ++pe) peer(pe).amo_mode.store(amo_mode, std::memory_order_relaxed);
   std::vector<PeerReach> reach(npes_);
   const auto& node = bs.nodeOf();
   const char* tls = getenv("UCX_TLS");
@@ -361,9 +363,34 @@ Status UcxTransport::getNbi(const RemoteAddr& src, void* dst, std::size_t n) {
   return Status::Ok;
 }
 
+// Atomics: UCP's own unless this peer takes active messages (GSHMEM_UCX_AMO). Under "auto" the first atomic to a
+// peer waits for its completion, fetching or not, so that a missing UCP protocol shows as its status: that atomic is
+// then sent again as an active message, and so is every later one to that peer.
 Status UcxTransport::amo(const RemoteAddr& dst, AmoOp op, unsigned size, uint64_t value, uint64_t cond,
                          uint64_t* result) {
+  if (size != 4 && size != 8) return Status::InvalidArgument;
   GSHMEM_CHECK(flushBatchTo(dst.pe));
+  Peer& p = peer(dst.pe);
+  const int mode = p.amo_mode.load(std::memory_order_acquire);
+  if (mode == kAmoAm) return amoByAm(dst, op, size, value, cond, result);
+  bool missing = false;
+  Status s = amoNative(dst, op, size, value, cond, result, mode == kAmoUnknown, &missing);
+  if (!missing) {
+    if (s == Status::Ok && mode == kAmoUnknown) p.amo_mode.store(kAmoNative, std::memory_order_release);
+    return s;
+  }
+  if (std::strcmp(cfg_.amo, "native") == 0) {
+    GSHMEM_LOG_ERROR(UCX, "atomic to PE %d: UCX has no protocol for it; set GSHMEM_UCX_AMO=auto or am", dst.pe);
+    return Status::Unsupported;
+  }
+  if (p.amo_mode.exchange(kAmoAm) != kAmoAm)
+    GSHMEM_LOG_INFO(UCX, "atomics to PE %d go as active messages from now on: UCX has no atomic protocol to it",
+                    dst.pe);
+  return amoByAm(dst, op, size, value, cond, result);
+}
+
+Status UcxTransport::amoNative(const RemoteAddr& dst, AmoOp op, unsigned size, uint64_t value, uint64_t cond,
+                               uint64_t* result, bool must_wait, bool* native_missing) {
   Peer& p = peer(dst.pe);
   ucp_atomic_op_t uop;
   uint64_t operand = value;
@@ -378,42 +405,49 @@ Status UcxTransport::amo(const RemoteAddr& dst, AmoOp op, unsigned size, uint64_
     case AmoOp::FetchXor: case AmoOp::Xor: uop = UCP_ATOMIC_OP_XOR; break;
     default: return Status::Unsupported;
   }
-  if (size != 4 && size != 8) return Status::InvalidArgument;
   uint64_t raddr = p.base[dst.region] + dst.offset;
-  // Operand and reply live in this frame for fetching ops (we wait), in junk_ for Set (posted).
+  // Operand and reply live in this frame for waited ops, in junk_ for a posted Set.
   uint32_t op32 = static_cast<uint32_t>(operand), reply32 = static_cast<uint32_t>(value);
   uint64_t op64 = operand, reply64 = value;
   ucp_request_param_t prm{};
-  prm.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE;
+  prm.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER;
   prm.datatype = ucp_dt_make_contig(size);
-  bool fetch = amoFetches(op) || op == AmoOp::Set;  // UCP's swap always returns the old value
-  if (op == AmoOp::Set) {
-    prm.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
-    prm.reply_buffer = &junk_[0];
-    void* r = ucp_atomic_op_nbx(p.ep, uop, size == 4 ? static_cast<void*>(&op32) : &op64, 1, raddr,
-                                p.rkey[dst.region], &prm);
-    markPosted(p);
-    if (r == nullptr) return Status::Ok;
-    if (UCS_PTR_IS_ERR(r)) return waitRequest(r, dst.pe, "atomic");
-    ucp_request_free(r);
-    return Status::Ok;
-  }
-  if (fetch) {
-    prm.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
-    prm.reply_buffer = size == 4 ? static_cast<void*>(&reply32) : &reply64;
-  }
+  const bool fetch = amoFetches(op) || op == AmoOp::Set;  // UCP's swap always returns the old value
+  const bool wait = amoFetches(op) || must_wait;
+  if (fetch && !wait) prm.reply_buffer = &junk_[0];  // a posted Set: nobody reads the old value
+  else if (fetch) prm.reply_buffer = size == 4 ? static_cast<void*>(&reply32) : &reply64;
+  else prm.op_attr_mask &= ~UCP_OP_ATTR_FIELD_REPLY_BUFFER;
   void* r = ucp_atomic_op_nbx(p.ep, uop, size == 4 ? static_cast<void*>(&op32) : &op64, 1, raddr,
                               p.rkey[dst.region], &prm);
-  if (!fetch) {
+  auto missing = [](ucs_status_t st) { return st == UCS_ERR_UNSUPPORTED || st == UCS_ERR_CANCELED; };
+  if (UCS_PTR_IS_ERR(r) && missing(UCS_PTR_STATUS(r)) && std::strcmp(cfg_.amo, "native") != 0) {
+    *native_missing = true;
+    return Status::Unsupported;
+  }
+  if (!wait) {
     markPosted(p);
     if (r == nullptr) return Status::Ok;
     if (UCS_PTR_IS_ERR(r)) return waitRequest(r, dst.pe, "atomic");
     ucp_request_free(r);
     return Status::Ok;
   }
-  Status s = waitRequest(r, dst.pe, "atomic");
-  if (s == Status::Ok) *result = size == 4 ? reply32 : reply64;
-  return s;
+  if (r != nullptr && !UCS_PTR_IS_ERR(r)) {
+    ucs_status_t st = UCS_INPROGRESS;
+    GSHMEM_CHECK(progressUntil(dst.pe, "atomic", [&] { return (st = ucp_request_check_status(r)) != UCS_INPROGRESS; }));
+    ucp_request_free(r);
+    if (missing(st) && std::strcmp(cfg_.amo, "native") != 0) {
+      *native_missing = true;
+      return Status::Unsupported;
+    }
+    if (st != UCS_OK) {
+      GSHMEM_LOG_ERROR(UCX, "atomic to PE %d failed: %s", dst.pe, ucs_status_string(st));
+      return ucsToStatus(st);
+    }
+  } else if (r != nullptr) {
+    return waitRequest(r, dst.pe, "atomic");
+  }
+  if (amoFetches(op)) *result = size == 4 ? reply32 : reply64;
+  return Status::Ok;
 }
 
 Status UcxTransport::fence() {
