@@ -81,10 +81,11 @@ typedef gshmem_team_t nvshmem_team_t;
 #define NVSHMEMX_TEAM_SAME_MYPE_NODE GSHMEMX_TEAM_SAME_MYPE_NODE
 #define NVSHMEM_TEAM_INVALID GSHMEM_TEAM_INVALID
 #define NVSHMEM_TEAM_NUM_CONTEXTS 1L
+typedef uint64_t nvshmemx_team_uniqueid_t;
 typedef struct {
   int num_contexts;
+  nvshmemx_team_uniqueid_t uniqueid; /* nvshmemx_team_init: the id from nvshmemx_team_get_uniqueid */
 } nvshmem_team_config_t;
-typedef uint64_t nvshmemx_team_uniqueid_t;
 
 /* ---- init attributes */
 #define NVSHMEMX_INIT_WITH_MPI_COMM 1

@@ -257,6 +257,23 @@ shmem_team_t gshmemx_team_from_id(int id) {
   return gshmem::teamOfId(id);
 }
 
+int gshmemx_team_uniqueid_make(uint64_t* uid) {
+  gshmem::ops::requireInit("gshmemx_team_uniqueid_make");
+  if (uid) *uid = gshmem::teamUniqueIdMake();
+  return 0;
+}
+
+int gshmemx_team_init_uniqueid(uint64_t uid, int npes, int idx, const shmem_team_config_t* config, long config_mask,
+                               shmem_team_t* new_team) {
+  const char* call = "gshmemx_team_init_uniqueid";
+  gshmem::ops::requireInit(call);
+  if (!new_team) gshmem::fatal(call, "new_team is NULL; pass the address of a team handle");
+  gshmem_team* t = nullptr;
+  const int rc = gshmem::teamInitFromId(call, uid, npes, idx, numContexts(config, config_mask), &t);
+  *new_team = rc == 0 ? t : SHMEM_TEAM_INVALID;
+  return rc == 0 ? 0 : -1;
+}
+
 // ------------------------------------------------------------------------------------------------ contexts
 
 int shmem_ctx_create(long options, shmem_ctx_t* ctx) {

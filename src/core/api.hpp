@@ -49,6 +49,13 @@ gshmem_team* teamOfId(int id);
 /// describe PEs of `parent`, or no team slot is free (logged at INFO). Fatal only for an invalid `parent`.
 int teamSplitStrided(const char* call, gshmem_team* parent, int start, int stride, int size, long num_contexts,
                      gshmem_team** out);
+/// A unique id for teamInitFromId, made by this PE (no communication).
+uint64_t teamUniqueIdMake();
+/// Collective over the @p npes PEs that pass @p uid (one made by teamUniqueIdMake on any PE): this PE is member
+/// @p idx of the new team. 0 with *out set, or -1 (*out null) on every member when the members are not a strided set
+/// of world PEs or no team slot is free on all of them. Bad arguments, and members that do not all arrive within
+/// GSHMEM_TIMEOUT, end the job with one line.
+int teamInitFromId(const char* call, uint64_t uid, int npes, int idx, long num_contexts, gshmem_team** out);
 void teamDestroy(const char* call, gshmem_team* team);
 /// World PE of `src_pe` of `src` translated into `dst` numbering; -1 when not a member.
 /// This PE's row of the team's collective scratch: n_pes uint64_t at the same offset on every PE, zero when the

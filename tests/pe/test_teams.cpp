@@ -1,5 +1,5 @@
 // Teams: WORLD and SHARED queries, translate_pe, split_strided (even/odd), split_2d, get_config, team_sync, destroy,
-// and the team ids of <shmemx.h> (the predefined node teams included).
+// the team ids of <shmemx.h> (the predefined node teams included), and teams made from a unique id.
 #include <shmemx.h>
 
 #include <algorithm>
@@ -219,6 +219,65 @@ TEST_F(Teams, IdsNameTheSameTeamOnEveryMember) {
   for (int pe = 0; pe < npes_; ++pe) EXPECT_EQ(ids[pe], id) << "PE " << pe;
   shmem_team_destroy(rev);
   EXPECT_EQ(gshmemx_team_from_id(id), SHMEM_TEAM_INVALID);
+  shmem_barrier_all();
+}
+
+/// The world's ids made on @p maker, two of them, handed to every PE (broadcast through symmetric memory).
+void idsFrom(int maker, uint64_t out[2]) {
+  static uint64_t ids[2];
+  if (shmem_my_pe() == maker) {
+    ASSERT_EQ(gshmemx_team_uniqueid_make(&ids[0]), 0);
+    ASSERT_EQ(gshmemx_team_uniqueid_make(&ids[1]), 0);
+    EXPECT_NE(ids[0], ids[1]);
+    for (int pe = 0; pe < shmem_n_pes(); ++pe) shmem_putmem(ids, ids, sizeof ids, pe);
+  }
+  shmem_barrier_all();
+  out[0] = ids[0], out[1] = ids[1];
+}
+
+TEST_F(Teams, InitFromUniqueIdWithoutAParent) {
+  // Two teams at once from ids made on the last PE: the even PEs in order, the odd ones highest first.
+  uint64_t id[2];
+  idsFrom(npes_ - 1, id);
+  const bool even = me_ % 2 == 0;
+  const int n_even = (npes_ + 1) / 2, n_odd = npes_ / 2;
+  const int size = even ? n_even : n_odd, idx = even ? me_ / 2 : (n_odd - 1) - me_ / 2;
+  shmem_team_t t = SHMEM_TEAM_INVALID;
+  ASSERT_EQ(gshmemx_team_init_uniqueid(even ? id[0] : id[1], size, idx, nullptr, 0, &t), 0);
+  ASSERT_NE(t, SHMEM_TEAM_INVALID);
+  EXPECT_EQ(shmem_team_n_pes(t), size);
+  EXPECT_EQ(shmem_team_my_pe(t), idx);
+  for (int k = 0; k < size; ++k) {
+    const int want = even ? 2 * k : 2 * (n_odd - 1 - k) + 1;
+    EXPECT_EQ(shmem_team_translate_pe(t, k, SHMEM_TEAM_WORLD), want) << "member " << k;
+  }
+  // A collective on it: the sum of the members' world PEs.
+  static long src, dst;
+  src = me_;
+  shmem_barrier_all();
+  EXPECT_EQ(shmem_long_sum_reduce(t, &dst, &src, 1), 0);
+  long want = 0;
+  for (int pe = even ? 0 : 1; pe < npes_; pe += 2) want += pe;
+  EXPECT_EQ(dst, want);
+  shmem_team_sync(t);
+  shmem_team_destroy(t);
+  shmem_barrier_all();
+}
+
+TEST_F(Teams, InitFromUniqueIdRefusesMembersNotEvenlySpaced) {
+  if (npes_ < 3) GTEST_SKIP() << "needs 3 PEs";
+  uint64_t id[2];
+  idsFrom(0, id);
+  // PEs 0, 1 and npes-1 (3 PEs: 0, 1, 2 would be even; so with 3 PEs take the order 0, 2, 1).
+  const int members[3] = {0, npes_ == 3 ? 2 : 1, npes_ == 3 ? 1 : npes_ - 1};
+  int idx = -1;
+  for (int k = 0; k < 3; ++k)
+    if (members[k] == me_) idx = k;
+  if (idx >= 0) {
+    shmem_team_t t = gshmemx_team_from_id(0);
+    EXPECT_EQ(gshmemx_team_init_uniqueid(id[0], 3, idx, nullptr, 0, &t), -1);
+    EXPECT_EQ(t, SHMEM_TEAM_INVALID);
+  }
   shmem_barrier_all();
 }
 

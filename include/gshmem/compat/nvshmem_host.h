@@ -189,15 +189,23 @@ static inline void nvshmem_team_destroy(nvshmem_team_t t) {
   if (t >= GSHMEMI_TEAM_FIRST_USER) shmem_team_destroy(gshmemx_team_from_id(t));
 }
 static inline int nvshmemx_team_get_uniqueid(nvshmemx_team_uniqueid_t* uid) {
-  *uid = 0;
-  return gshmemi_nv_unsupported("nvshmemx_team_get_uniqueid", "teams made from a unique id",
-                                "use NVSHMEM_TEAM_WORLD");
+  return gshmemx_team_uniqueid_make(uid);
 }
+/* Collective over the npes members, which pass config->uniqueid (one PE made it with nvshmemx_team_get_uniqueid);
+ * the members in index order must be evenly spaced world PEs (gshmem teams are strided sets), else every member gets
+ * NVSHMEM_TEAM_INVALID and a nonzero return. */
 static inline int nvshmemx_team_init(nvshmem_team_t* team, nvshmem_team_config_t* config, long mask, int npes,
                                      int pe_idx_in_team) {
-  (void)config, (void)mask, (void)npes, (void)pe_idx_in_team;
+  shmem_team_config_t c;
+  shmem_team_t t = SHMEM_TEAM_INVALID;
   *team = NVSHMEM_TEAM_INVALID;
-  return gshmemi_nv_unsupported("nvshmemx_team_init", "teams made from a unique id", "use NVSHMEM_TEAM_WORLD");
+  if (config == NULL) return gshmemi_nv_unsupported("nvshmemx_team_init", "a team without a config",
+                                                    "pass a config whose uniqueid came from nvshmemx_team_get_uniqueid");
+  c.num_contexts = config->num_contexts;
+  if (gshmemx_team_init_uniqueid(config->uniqueid, npes, pe_idx_in_team, &c, mask & NVSHMEM_TEAM_NUM_CONTEXTS, &t))
+    return -1;
+  *team = (nvshmem_team_t)gshmemx_team_id(t);
+  return 0;
 }
 
 #ifdef __CUDACC__

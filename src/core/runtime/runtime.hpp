@@ -82,6 +82,7 @@ struct ControlArea {
   // followed by: split scratch, n_pes uint64_t (team split agreement);
   //              collective scratch, kMaxTeams x n_pes uint64_t (one row per team slot, zeroed with the slot);
   //              collective mailboxes (mailboxOffset: see below);
+  //              team boards (teamBoardOffset: below);
   //              then padding; the heartbeat line is the last liveness::kBeatBytes (core/sync/liveness)
 };
 
@@ -110,9 +111,15 @@ inline std::size_t mailboxOffset(int n_pes) {
 inline std::size_t mailboxBytes(int n_pes) {
   return std::size_t(n_pes) * kMailboxLine + std::size_t(n_pes) * 2 * mailboxSlotBytes(n_pes);
 }
+/// Boards where the members of a team made from a unique id meet (core/team/team_init.cpp): kTeamBoards rows of
+/// n_pes entries of 32 bytes, after the mailboxes; on the PE that made the id.
+constexpr int kTeamBoards = 8;
+constexpr std::size_t kTeamBoardEntry = 32;
+inline std::size_t teamBoardOffset(int n_pes) { return mailboxOffset(n_pes) + mailboxBytes(n_pes); }
+inline std::size_t teamBoardBytes(int n_pes) { return kTeamBoards * std::size_t(n_pes) * kTeamBoardEntry; }
 /// Bytes of the control area for `n_pes` PEs (page-rounded).
 inline std::size_t controlBytes(int n_pes) {
-  return (mailboxOffset(n_pes) + mailboxBytes(n_pes) + liveness::kBeatBytes + 4095) & ~std::size_t(4095);
+  return (teamBoardOffset(n_pes) + teamBoardBytes(n_pes) + liveness::kBeatBytes + 4095) & ~std::size_t(4095);
 }
 
 struct Runtime {

@@ -189,11 +189,20 @@ int teamSplitStrided(const char* call, gshmem_team* parent, int start, int strid
   int rel = my_parent - start;
   bool member = stride ? (rel % stride == 0 && rel / stride >= 0 && rel / stride < size) : (rel == 0);
   if (!member) return 0;
+  *out = teamRegister(call, parent->worldPe(start), stride * parent->stride, size, stride ? rel / stride : 0, slot,
+                      num_contexts);
+  return 0;
+}
+
+uint64_t teamSlotsUsed() { return g_slots_used; }
+
+gshmem_team* teamRegister(const char* call, int start, int stride, int size, int my_index, int slot,
+                          long num_contexts) {
   auto* t = new gshmem_team{};
-  t->start = parent->worldPe(start);
-  t->stride = stride * parent->stride;
+  t->start = start;
+  t->stride = stride;
   t->size = size;
-  t->my_index = stride ? rel / stride : 0;
+  t->my_index = my_index;
   t->slot = slot;
   t->num_contexts = num_contexts;
   g_slots_used |= uint64_t(1) << slot;
@@ -202,8 +211,7 @@ int teamSplitStrided(const char* call, gshmem_team* parent, int start, int strid
   if (isError(device::backendTeamSet(slot, *t))) fatal(call, "cannot publish the new team to the GPU (see above)");
   GSHMEM_LOG_DEBUG(TEAM, "team %p: start %d stride %d size %d slot %d", static_cast<void*>(t), t->start, t->stride,
                    t->size, slot);
-  *out = t;
-  return 0;
+  return t;
 }
 
 void teamDestroy(const char* call, gshmem_team* team) {

@@ -12,5 +12,10 @@ void teamsFinalize();
 void teamSyncImpl(gshmem_team* t, const char* call = "shmem_team_sync");  ///< `call`: for the watchdog
 /// Forget heap allocations (after the heap is unmapped at finalize).
 void heapReset();
+/// The team slots this PE uses (bit per slot).
+uint64_t teamSlotsUsed();
+/// Make this PE's team object for a new team whose members agreed on @p slot (a free slot on every member) and
+/// publish it to the device team table. Not collective.
+gshmem_team* teamRegister(const char* call, int start, int stride, int size, int my_index, int slot, long num_contexts);
 
 }  // namespace gshmem
