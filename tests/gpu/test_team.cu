@@ -1,6 +1,6 @@
 // Device teams: the predefined teams and invalid ids queried on the device and the host alike, a team id reused
-// after its team is destroyed (its synchronization words start again from zero), and team barriers that order
-// device puts, P2P or through the proxy (these run with GSHMEM_P2P=0 too). Skip on every PE without a device heap.
+// after its team is destroyed (its synchronization words start again from zero), team barriers that order device
+// puts, P2P or through the proxy (these run with GSHMEM_P2P=0 too), and a team made from a unique id. Skip on every PE without a device heap.
 #define OMPI_SKIP_MPICXX 1
 #include <mpi.h>
 
@@ -127,6 +127,54 @@ TEST_F(GpuTeam, TeamBarriersOrderPutsP2pOrProxy) {
   EXPECT_EQ(e, 0);
   CK(cudaFree(errors));
   shmem_free(box);
+}
+
+__global__ void teamQueryKernel(nvshmem_team_t t, int* out) {
+  out[0] = nvshmem_team_my_pe(t);
+  out[1] = nvshmem_team_n_pes(t);
+  out[2] = nvshmem_team_translate_pe(t, 0, NVSHMEM_TEAM_WORLD);
+}
+
+TEST_F(GpuTeam, InitFromUniqueIdIsATeamOnTheDevice) {
+  // Every PE, highest first, from an id made on PE 0 and handed out through symmetric memory (NVSHMEM's
+  // nvshmemx_team_get_uniqueid + nvshmemx_team_init); then device queries, a stream reduction and a stream barrier.
+  static nvshmemx_team_uniqueid_t uid;
+  if (me_ == 0) {
+    ASSERT_EQ(nvshmemx_team_get_uniqueid(&uid), 0);
+    for (int pe = 0; pe < npes_; ++pe) shmem_putmem(&uid, &uid, sizeof uid, pe);
+  }
+  shmem_barrier_all();
+  nvshmem_team_config_t config{};
+  config.uniqueid = uid;
+  nvshmem_team_t t = NVSHMEM_TEAM_INVALID;
+  ASSERT_EQ(nvshmemx_team_init(&t, &config, 0, npes_, npes_ - 1 - me_), 0);
+  ASSERT_NE(t, NVSHMEM_TEAM_INVALID);
+  int* q = nullptr;
+  CK(cudaMalloc(&q, 3 * sizeof(int)));
+  teamQueryKernel<<<1, 1>>>(t, q);
+  CK(cudaDeviceSynchronize());
+  const std::vector<int> got = get(q, 3);
+  EXPECT_EQ(got[0], npes_ - 1 - me_);
+  EXPECT_EQ(got[1], npes_);
+  EXPECT_EQ(got[2], npes_ - 1);
+  int* src = static_cast<int*>(nvshmem_malloc(sizeof(int)));
+  int* dst = static_cast<int*>(nvshmem_malloc(sizeof(int)));
+  const int v = me_ + 1;
+  CK(cudaMemcpy(src, &v, sizeof v, cudaMemcpyHostToDevice));
+  CK(cudaDeviceSynchronize());
+  cudaStream_t s;
+  CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  EXPECT_EQ(nvshmemx_int_sum_reduce_on_stream(t, dst, src, 1, s), 0);
+  nvshmemx_barrier_on_stream(t, s);
+  CK(cudaStreamSynchronize(s));
+  int sum = -1;
+  CK(cudaMemcpy(&sum, dst, sizeof sum, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(sum, npes_ * (npes_ + 1) / 2);
+  CK(cudaStreamDestroy(s));
+  CK(cudaFree(q));
+  nvshmem_team_destroy(t);
+  nvshmem_free(dst);
+  nvshmem_free(src);
 }
 
 TEST_F(GpuTeam, IdReusedAfterDestroyStartsAfresh) {
