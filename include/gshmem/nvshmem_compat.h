@@ -104,7 +104,7 @@ typedef struct {
     int rank;
     int nranks;
     nvshmemx_uniqueid_t uid;
-  } args; /* for NVSHMEMX_INIT_WITH_UNIQUEID (the launcher's rank and size, see nvshmemx_init_attr) */
+  } args; /* for NVSHMEMX_INIT_WITH_UNIQUEID: this PE's number and the number of PEs (see nvshmemx_init_attr) */
 } nvshmemx_init_attr_t;
 #define NVSHMEMX_INIT_ATTR_INITIALIZER {0, 0, {0, 0, NVSHMEMX_UNIQUEID_INITIALIZER}}
 
