@@ -3,6 +3,9 @@
  *   uniqueid_fork N good       PE numbers, puts, gets, a barrier and a reduction; every child exits 0
  *   uniqueid_fork N kill       once every child is initialized and idle (outside any gshmem call), the parent
  *                              SIGKILLs PE N-1; every other child must end, nonzero, within GSHMEM_TIMEOUT
+ *   uniqueid_fork N stop       as kill, but PE N-1 is stopped (SIGSTOP) while the others wait in a barrier: the wait
+ *                              watchdog must end them within about GSHMEM_TIMEOUT (the bootstrap sees nothing)
+ *   uniqueid_fork N exit       the good case, then every child exits without shmem_finalize: warnings, exit 0
  *   uniqueid_fork N badrank    the last child passes rank N (out of range)
  *   uniqueid_fork N nranks     the last child passes nranks N+1
  *   uniqueid_fork N dup        the last child passes rank 0, which the first child passes too
@@ -54,12 +57,15 @@ static int child(const char* mode, unsigned char* id, int rank, int n, int ready
   }
   if (rank == 0) printf("uniqueid_fork: PE 0 initialized in %.1f ms\n", (t1 - t0) * 1e3);
   fflush(stdout);
-  if (strcmp(mode, "kill") == 0) {
+  if (strcmp(mode, "kill") == 0 || strcmp(mode, "stop") == 0) {
     shmem_barrier_all();
     (void)!write(ready_fd, "r", 1);
+    if (strcmp(mode, "stop") == 0)
+      for (;;) shmem_barrier_all(); /* waits on the stopped PE: the watchdog's case */
     for (;;) pause(); /* idle, outside gshmem: only the bootstrap can end this process */
   }
   const int bad = exercise(rank, n);
+  if (strcmp(mode, "exit") == 0) exit(bad ? 4 : 0); /* no shmem_finalize: the atexit path */
   shmem_finalize();
   return bad ? 4 : 0;
 }
@@ -67,7 +73,8 @@ static int child(const char* mode, unsigned char* id, int rank, int n, int ready
 int main(int argc, char** argv) {
   const int n = argc > 1 ? atoi(argv[1]) : 2;
   const char* mode = argc > 2 ? argv[2] : "good";
-  const int good = strcmp(mode, "good") == 0, kill_mode = strcmp(mode, "kill") == 0;
+  const int good = strcmp(mode, "good") == 0 || strcmp(mode, "exit") == 0;
+  const int kill_mode = strcmp(mode, "kill") == 0 || strcmp(mode, "stop") == 0;
   unsigned char id[128];
   int ready[2];
   pid_t pids[64];
@@ -90,12 +97,13 @@ int main(int argc, char** argv) {
     for (int r = 0; r < n; ++r)
       if (read(ready[0], &c, 1) != 1) break;
     killed_at = shmemx_wtime();
-    kill(pids[n - 1], SIGKILL);
+    kill(pids[n - 1], strcmp(mode, "stop") == 0 ? SIGSTOP : SIGKILL);
   }
   int ok = 1, waited = kill_mode ? n - 1 : started;
   double last = 0;
   for (int r = 0; r < started; ++r) {
     int st = 0;
+    if (kill_mode && r == n - 1) kill(pids[r], SIGKILL); /* the stopped one, once the others have ended */
     waitpid(pids[r], &st, 0);
     const double t = shmemx_wtime();
     if (r < waited && t > last) last = t;
@@ -107,7 +115,7 @@ int main(int argc, char** argv) {
     }
   }
   if (kill_mode)
-    printf("uniqueid_fork: kill, %d PEs: the others ended %.2f s after the kill: %s\n", n, last - killed_at,
+    printf("uniqueid_fork: %s, %d PEs: the others ended %.2f s after the %s: %s\n", mode, n, last - killed_at, mode,
            ok ? "SUCCESS" : "FAILED");
   else
     printf("uniqueid_fork: %s, %d PEs: %s\n", mode, n, ok ? "SUCCESS" : "FAILED");
