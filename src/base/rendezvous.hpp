@@ -7,7 +7,8 @@
 // check-in: a foreign nonce is turned away (that process alone fails); a second process with a rank already taken,
 // or an nranks other than the first check-in's, fails the whole rendezvous: each rank waiting and each arriving
 // later gets one line naming the offender. Once the first rank has checked in, the others have GSHMEM_TIMEOUT to
-// follow; then every waiting rank is told which ranks never came. Private to src/base.
+// follow; then every waiting rank is told which ranks never came. The API layer makes ids (gshmemx_uniqueid_make);
+// the rest is the socket bootstrap's.
 #pragma once
 #include <cstddef>
 #include <cstdint>
