@@ -33,6 +33,7 @@ class Bootstrap {
   /// it, which completes only once every process has reached MPI_Finalize too (all of them leaving, the common
   /// case of an error path taken by every PE). When @p timeout_s > 0 and the others have not reached it by then,
   /// prints one line and ends this process with status 1 (the launcher then ends the job) instead of blocking.
+  /// Without a launcher (the socket bootstrap) it tells the neighbours, so that its exit is not taken for a death.
   virtual void leave(int timeout_s) = 0;
   /// Whether leave() has begun: this process is exiting, so a peer that disappears is leaving too, not a fault.
   /// Not collective; callable from any thread.

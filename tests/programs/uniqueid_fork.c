@@ -5,6 +5,7 @@
  *                              SIGKILLs PE N-1; every other child must end, nonzero, within GSHMEM_TIMEOUT
  *   uniqueid_fork N stop       as kill, but PE N-1 is stopped (SIGSTOP) while the others wait in a barrier: the wait
  *                              watchdog must end them within about GSHMEM_TIMEOUT (the bootstrap sees nothing)
+ *   uniqueid_fork N gexit      PE N-1 calls shmem_global_exit(7) while the others are idle: every child exits with 7
  *   uniqueid_fork N exit       the good case, then every child exits without shmem_finalize: warnings, exit 0
  *   uniqueid_fork N badrank    the last child passes rank N (out of range)
  *   uniqueid_fork N nranks     the last child passes nranks N+1
@@ -57,6 +58,11 @@ static int child(const char* mode, unsigned char* id, int rank, int n, int ready
   }
   if (rank == 0) printf("uniqueid_fork: PE 0 initialized in %.1f ms\n", (t1 - t0) * 1e3);
   fflush(stdout);
+  if (strcmp(mode, "gexit") == 0) {
+    shmem_barrier_all();
+    if (rank == n - 1) shmem_global_exit(7);
+    for (;;) pause();
+  }
   if (strcmp(mode, "kill") == 0 || strcmp(mode, "stop") == 0) {
     shmem_barrier_all();
     (void)!write(ready_fd, "r", 1);
@@ -109,7 +115,7 @@ int main(int argc, char** argv) {
     if (r < waited && t > last) last = t;
     const int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
     if (kill_mode && r == n - 1) continue;
-    if (good ? code != 0 : code == 0) {
+    if (strcmp(mode, "gexit") == 0 ? code != 7 : good ? code != 0 : code == 0) {
       ok = 0;
       fprintf(stderr, "uniqueid_fork: rank %d exited with %d\n", r, code);
     }
