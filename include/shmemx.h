@@ -18,8 +18,9 @@ int gshmemx_query_initialized(void);
  *  initialization and passed to every PE by the program (an MPI broadcast, a file, fork). Writes into @p id (at least
  *  48 of @p bytes; the rest zeroed; NVSHMEM_UNIQUEID_BYTES is enough) a magic, a version, a random job nonce and the
  *  TCP address of a rendezvous that this call starts in the background of the calling process: that process must
- *  keep running until every rank has initialized. GSHMEM_BOOTSTRAP_IFNAME chooses the address. Returns 0, or -1
- *  after one line (the buffer is too small, no usable interface). */
+ *  keep running until every rank has initialized (an id no rank uses leaves its rendezvous waiting, a thread and a
+ *  listening socket, until the process exits). GSHMEM_BOOTSTRAP_IFNAME chooses the address. Returns 0, or -1 after
+ *  one line (the buffer is too small, no usable interface). */
 int gshmemx_uniqueid_make(void* id, size_t bytes);
 /** shmem_init without a launcher (NVSHMEM's NVSHMEMX_INIT_WITH_UNIQUEID): the PEs meet through the id's rendezvous
  *  and bootstrap over TCP; no MPI call is made, and MPI need not be initialized. @p rank becomes this PE's number
