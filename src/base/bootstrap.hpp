@@ -18,6 +18,8 @@ namespace gshmem {
 class Bootstrap {
  public:
   virtual ~Bootstrap() = default;
+  /// Not collective. What the PEs meet through, for GSHMEM_INFO ("MPI over MPI_COMM_WORLD").
+  virtual std::string describe() const { return "in-process"; }
   /// Not collective.
   virtual int rank() const = 0;
   virtual int size() const = 0;

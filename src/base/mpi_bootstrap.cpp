@@ -72,6 +72,7 @@ class MpiBootstrap final : public Bootstrap {
       }
       owns_mpi_ = true;
     }
+    world_ = comm == nullptr;
     // A private communicator keeps our traffic apart from the program's.
     if (MPI_Comm_dup(comm ? *comm : MPI_COMM_WORLD, &comm_) != MPI_SUCCESS) {
       *err = "MPI_Comm_dup of the communicator failed; pass a valid intracommunicator";
@@ -107,6 +108,9 @@ class MpiBootstrap final : public Bootstrap {
     return Status::Ok;
   }
 
+  std::string describe() const override {
+    return world_ ? "MPI over MPI_COMM_WORLD" : "MPI over the program's communicator";
+  }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   const std::vector<int>& nodeOf() const override { return node_of_; }
@@ -134,6 +138,7 @@ class MpiBootstrap final : public Bootstrap {
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;
   bool owns_mpi_ = false;
+  bool world_ = true;  ///< comm_ is a dup of MPI_COMM_WORLD
   std::vector<int> node_of_;
 };
 

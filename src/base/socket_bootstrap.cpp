@@ -59,6 +59,7 @@ class SocketBootstrap final : public Bootstrap {
 
   Status init(const UniqueIdInfo& id, const SocketBootstrapArgs& a, std::string* err);
 
+  std::string describe() const override { return "sockets (unique id), a TCP ring from " + mine_.str(); }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   const std::vector<int>& nodeOf() const override { return node_of_; }
@@ -88,6 +89,7 @@ class SocketBootstrap final : public Bootstrap {
   int rank_ = 0, size_ = 1;
   long timeout_s_ = 0;
   uint64_t nonce_ = 0;
+  SockAddr mine_;  ///< where this PE listened for its previous PE
   std::vector<int> node_of_;
   Fd sock_[2];
   std::timed_mutex send_mu_[2];
@@ -109,6 +111,7 @@ Status SocketBootstrap::init(const UniqueIdInfo& id, const SocketBootstrapArgs& 
   Fd listener;
   GSHMEM_CHECK(localAddressChoose(a.ifname, &at, err));
   GSHMEM_CHECK(socketListen(at, &listener, &mine, err));
+  mine_ = mine;
   GSHMEM_CHECK(rendezvousCheckIn(id, rank_, size_, mine, timeout_s_, &next, err));
   if (size_ > 1) GSHMEM_CHECK(ringConnect(listener, next, err));
   listener.reset();

@@ -336,8 +336,10 @@ Status infoPrint(std::string*) {
     fprintf(stderr, "gshmem: version %s (OpenSHMEM %d.%d, %s)\n", GSHMEM_VERSION_STRING, SHMEM_MAJOR_VERSION,
             SHMEM_MINOR_VERSION, SHMEM_VENDOR_STRING);
   if (!params().INFO) return Status::Ok;
-  fprintf(stderr, "gshmem: %d PEs on %d node(s); heap %s per PE (+%zu control bytes), data segment %zu bytes\n",
-          g_rt.n_pes, g_rt.node_of.empty() ? 1 : (*std::max_element(g_rt.node_of.begin(), g_rt.node_of.end()) + 1),
+  fprintf(stderr, "gshmem: %d PEs on %d node(s), bootstrap %s; heap %s per PE (+%zu control bytes), data segment %zu "
+          "bytes\n", g_rt.n_pes,
+          g_rt.node_of.empty() ? 1 : (*std::max_element(g_rt.node_of.begin(), g_rt.node_of.end()) + 1),
+          g_rt.bootstrap->describe().c_str(),
           formatSize(params().SYMMETRIC_SIZE).c_str(), g_rt.control_bytes, g_rt.size[kRegionData]);
   for (const auto& p : paramTable()) {
     const std::string from = paramSource(p);
