@@ -53,6 +53,21 @@ constexpr uint32_t kHelloMagic = 0x52534847;  // "GSHR"
 constexpr uint32_t kMaxFrame = 1u << 30;
 enum Side : int { kPrev = 0, kNext = 1 };
 
+/// Lock @p m within @p ms by polling try_lock (the clock wait of std::timed_mutex is invisible to ThreadSanitizer,
+/// which then reports its unlock); @p ms < 0 waits as long as it takes.
+bool lockWithin(std::mutex& m, int64_t ms) {
+  if (ms < 0) {
+    m.lock();
+    return true;
+  }
+  const int64_t end = monotonicMs() + ms;
+  while (!m.try_lock()) {
+    if (monotonicMs() >= end) return false;
+    usleep(1000);
+  }
+  return true;
+}
+
 class SocketBootstrap final : public Bootstrap {
  public:
   ~SocketBootstrap() override { rxStop(); }  // no message: a process exiting without finalize has sent leave
@@ -78,6 +93,7 @@ class SocketBootstrap final : public Bootstrap {
   int peerOf(int side) const { return side == kPrev ? (rank_ + size_ - 1) % size_ : (rank_ + 1) % size_; }
   Status ringConnect(const Fd& listener, const SockAddr& next, std::string* err);
   Status nodesLearn(std::string* err);
+  /// @p lock_ms < 0: wait for the side's send lock as long as it takes.
   Status sendFrame(int side, uint32_t type, const void* p, uint32_t len, int from, int code, int64_t lock_ms);
   Status recvData(void* out, std::size_t n);
   void receive();
@@ -92,7 +108,7 @@ class SocketBootstrap final : public Bootstrap {
   SockAddr mine_;  ///< where this PE listened for its previous PE
   std::vector<int> node_of_;
   Fd sock_[2];
-  std::timed_mutex send_mu_[2];
+  std::mutex send_mu_[2];
   Fd wake_[2];  ///< pipe: a byte on wake_[1] stops the receiver
   std::thread rx_;
   std::mutex mu_;  ///< guards what the receiver fills in below
@@ -183,8 +199,8 @@ Status SocketBootstrap::nodesLearn(std::string* err) {
 Status SocketBootstrap::sendFrame(int side, uint32_t type, const void* p, uint32_t len, int from, int code,
                                   int64_t lock_ms) {
   if (!sock_[side].valid()) return Status::RemoteError;
-  std::unique_lock<std::timed_mutex> lk(send_mu_[side], std::defer_lock);
-  if (!lk.try_lock_for(std::chrono::milliseconds(lock_ms))) return Status::Timeout;
+  if (!lockWithin(send_mu_[side], lock_ms)) return Status::Timeout;
+  std::lock_guard<std::mutex> lk(send_mu_[side], std::adopt_lock);
   std::vector<char> buf(sizeof(Frame) + len);
   const Frame f{type, len, from, code};
   std::memcpy(buf.data(), &f, sizeof f);
@@ -229,7 +245,7 @@ Status SocketBootstrap::allGather(const void* in, void* out, std::size_t bytes) 
   for (int step = 0; step < size_ - 1; ++step) {
     const int send_idx = (rank_ - step + size_) % size_, recv_idx = (rank_ - step - 1 + size_) % size_;
     const Status s = sendFrame(kNext, kData, o + std::size_t(send_idx) * bytes, static_cast<uint32_t>(bytes), rank_,
-                               0, 1000000000);
+                               0, -1);
     if (isError(s)) {
       GSHMEM_LOG_ERROR(INIT, "bootstrap: cannot send to PE %d, the next of the ring (%s)", peerOf(kNext),
                        s == Status::Timeout ? "it reads nothing: stopped or hung" : "its connection is closed");

@@ -98,14 +98,19 @@ int main(int argc, char** argv) {
   close(ready[1]);
   alarm(90); /* a hang ends the parent; ctest's timeout then reports it */
   double killed_at = 0;
+  int ok = 1;
   if (kill_mode) {
     char c;
-    for (int r = 0; r < n; ++r)
-      if (read(ready[0], &c, 1) != 1) break;
+    int r = 0;
+    while (r < n && read(ready[0], &c, 1) == 1) ++r;
+    if (r < n) {
+      ok = 0;
+      fprintf(stderr, "uniqueid_fork: only %d of %d PEs started\n", r, n);
+    }
     killed_at = shmemx_wtime();
     kill(pids[n - 1], strcmp(mode, "stop") == 0 ? SIGSTOP : SIGKILL);
   }
-  int ok = 1, waited = kill_mode ? n - 1 : started;
+  const int waited = kill_mode ? n - 1 : started;
   double last = 0;
   for (int r = 0; r < started; ++r) {
     int st = 0;
