@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <future>
 #include <memory>
 #include <random>
 #include <thread>
@@ -77,7 +78,8 @@ class Root {
  public:
   Root(Fd listener, int slot, uint64_t nonce, long timeout_s)
       : listener_(std::move(listener)), slot_(slot), nonce_(nonce), timeout_s_(timeout_s) {}
-  void run();
+  /// Serve the job. @p started is set once the thread is past its start-up and about to wait in accept.
+  void run(std::promise<void>* started);
 
  private:
   bool admit(Fd c, const CheckIn& in);
@@ -167,8 +169,9 @@ bool Root::admit(Fd c, const CheckIn& in) {
   return true;
 }
 
-void Root::run() {
+void Root::run(std::promise<void>* started) {
   Deadline dl = kNoDeadline;  // no bound before the first check-in: the program decides when ranks start
+  started->set_value();
   for (;;) {
     Fd c;
     std::string err;
@@ -227,10 +230,15 @@ Status uniqueIdMake(long timeout_s, const std::string& ifname, void* id, std::si
   std::memset(id, 0, bytes);
   std::memcpy(id, &w, sizeof w);
   auto root = std::make_shared<Root>(std::move(listener), slot, w.nonce, timeout_s);
-  std::thread([root] {
+  // Return only once the thread idles in accept: a program that forks its PEs right after this call then forks while
+  // the thread holds no lock (of the allocator, of a sanitizer's thread registry) that a child would find taken.
+  auto started = std::make_shared<std::promise<void>>();  // the thread's: it may still be in set_value when we return
+  std::future<void> up = started->get_future();
+  std::thread([root, started] {
     pthread_setname_np(pthread_self(), "gshmem-rendezv");
-    root->run();
+    root->run(started.get());
   }).detach();
+  up.wait();
   return Status::Ok;
 }
 
