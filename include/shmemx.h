@@ -14,15 +14,29 @@ extern "C" {
 double shmemx_wtime(void);
 /** 1 between shmem_init (or shmem_init_thread) and shmem_finalize, else 0. */
 int gshmemx_query_initialized(void);
-/** A job identity for gshmemx_init_uniqueid (NVSHMEM's nvshmemx_get_uniqueid): written into @p id (at least 16 of
- *  @p bytes; the rest zeroed) on one process, before initialization, then passed to every PE by the program (an
- *  MPI broadcast, say). Returns 0, or -1 when @p bytes is too small. */
+/** A job identity for gshmemx_init_uniqueid (NVSHMEM's nvshmemx_get_uniqueid), made on one process before
+ *  initialization and passed to every PE by the program (an MPI broadcast, a file, fork). Writes into @p id (at least
+ *  48 of @p bytes; the rest zeroed; NVSHMEM_UNIQUEID_BYTES is enough) a magic, a version, a random job nonce and the
+ *  TCP address of a rendezvous that this call starts in the background of the calling process: that process must
+ *  keep running until every rank has initialized (an id no rank uses leaves its rendezvous waiting, a thread and a
+ *  listening socket, until the process exits). GSHMEM_BOOTSTRAP_IFNAME chooses the address. Returns 0, or -1 after
+ *  one line (the buffer is too small, no usable interface). */
 int gshmemx_uniqueid_make(void* id, size_t bytes);
-/** shmem_init for PEs that were handed one unique id (NVSHMEM's NVSHMEMX_INIT_WITH_UNIQUEID): gshmem still starts
- *  through its launcher (mpirun), so @p rank and @p nranks must be the launcher's rank and size, and every PE must
- *  hold the same id. Returns 0 when initialized; -1, after one line naming the PE and the fix, when the id was not
- *  made by gshmemx_uniqueid_make or the PEs disagree (the runtime is then finalized again on every PE). */
+/** shmem_init without a launcher (NVSHMEM's NVSHMEMX_INIT_WITH_UNIQUEID): the PEs meet through the id's rendezvous
+ *  and bootstrap over TCP; no MPI call is made, and MPI need not be initialized. @p rank becomes this PE's number
+ *  and @p nranks the number of PEs; every PE passes the same id and nranks and its own rank. Every wait is bounded by
+ *  GSHMEM_TIMEOUT. Returns 0 when initialized (also when already initialized); -1, after one line naming the rank,
+ *  the cause and the fix, when the rank is out of range, the id was not made by gshmemx_uniqueid_make, the ranks
+ *  disagree (nranks, a rank given twice) or some rank did not arrive in time. Once initialized, a PE that dies or
+ *  ends the job (shmem_global_exit, a fatal error) ends every PE within GSHMEM_TIMEOUT, with one line naming it. */
 int gshmemx_init_uniqueid(const void* id, size_t bytes, int rank, int nranks);
+/** shmem_init over an MPI communicator (NVSHMEM's NVSHMEMX_INIT_WITH_MPI_COMM): @p comm points to an MPI_Comm
+ *  (like NVSHMEM's attr.mpi_comm, so this header needs no <mpi.h>); MPI must be initialized. The runtime works over a
+ *  dup of it: PE numbers are ranks in it, SHMEM_TEAM_WORLD is its processes, and processes outside it take no part
+ *  (they may start their own gshmem job over another communicator). NULL is shmem_init. Collective over @p comm.
+ *  Returns 0 when initialized (also when already initialized), -1 after one line when the communicator cannot
+ *  serve. */
+int gshmemx_init_mpi_comm(void* comm);
 
 /* ---- team ids: the small integers (gshmem_team_t, <gshmem/device/team_ids.h>) by which device code and the NVSHMEM
  * compatibility header name teams. Ids 0-3 are SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED, the node team and the

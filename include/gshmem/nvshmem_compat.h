@@ -7,8 +7,8 @@
  *   - everything else: gshmem/compat/nvshmem_aliases.h, generated, one alias of the gshmem function of the same
  *     semantics per name (gshmem/device.cuh declares them).
  * Limits (docs/NVSHMEM.md): teams made from a unique id and symmetric user buffers are refused with one line; device
- * collectives need every member of the team P2P-mapped; launch with mpirun (a unique-id init starts through the
- * launcher too). */
+ * collectives need every member of the team P2P-mapped. Start under mpirun (nvshmem_init, any communicator), or
+ * without a launcher through a unique id (nvshmemx_init_attr in gshmem/compat/nvshmem_host.h). */
 #ifndef GSHMEM_NVSHMEM_COMPAT_H
 #define GSHMEM_NVSHMEM_COMPAT_H
 
@@ -105,7 +105,7 @@ typedef struct {
     int rank;
     int nranks;
     nvshmemx_uniqueid_t uid;
-  } args; /* for NVSHMEMX_INIT_WITH_UNIQUEID (the launcher's rank and size, see nvshmemx_init_attr) */
+  } args; /* for NVSHMEMX_INIT_WITH_UNIQUEID: this PE's number and the number of PEs (see nvshmemx_init_attr) */
 } nvshmemx_init_attr_t;
 #define NVSHMEMX_INIT_ATTR_INITIALIZER {0, 0, {0, 0, NVSHMEMX_UNIQUEID_INITIALIZER}}
 

@@ -1,18 +1,24 @@
 // Public C API: setup and query, symmetric memory, teams and contexts (plus shmemx_wtime).
 // Argument errors are fatal in the core (one line naming the PE and the call); the spec's defined failure
 // returns (invalid team handles, contexts that cannot be made) are returned here.
+#include <unistd.h>
+
 #include <climits>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
-#include <random>
+#include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
+#include "base/bootstrap.hpp"
+#include "base/config.hpp"
+#include "base/rendezvous.hpp"
 #include "collectives/coll.hpp"
 #include "core/api.hpp"
 #include "api/api_common.hpp"
 #include "core/device/device.hpp"  // shmem_free of device blocks
-#include "core/runtime/runtime.hpp"  // the launcher's allgather (unique-id init)
+#include "core/runtime/runtime.hpp"
 #include "shmem.h"
 #include "shmemx.h"
 
@@ -20,36 +26,20 @@ namespace {
 
 constexpr std::size_t kDefaultAlign = 64;  ///< shmem_malloc alignment: a cache line, as heapRealloc uses
 
-/// The unique id gshmemx_uniqueid_make writes: a tag, a format version and a random number naming the job.
-struct UniqueId {
-  uint32_t magic, version;
-  uint64_t nonce;
-};
-constexpr uint32_t kUniqueIdMagic = 0x55534847;  // "GSHU"
+/// Load the parameters ahead of the runtime (the bootstrap made before init reads GSHMEM_TIMEOUT and
+/// GSHMEM_BOOTSTRAP_IFNAME); false, after one line, when a value is malformed.
+bool paramsReady(const char* who, const char* call) {
+  std::string err;
+  if (!gshmem::isError(gshmem::paramsLoad(&err))) return true;
+  std::fprintf(stderr, "gshmem: %s: %s: %s\n", who, call, err.c_str());
+  return false;
+}
 
-/// Collective, after shmem_init: whether every PE passed the same id and its launcher rank and size; if not, PE 0
-/// names the first PE that differs and the fix.
-bool uniqueIdAgreed(const char* call, const UniqueId& u, int rank, int nranks) {
-  struct Mine {
-    int rank, nranks;
-    uint64_t nonce;
-  } mine{rank, nranks, u.nonce};
-  const int n = shmem_n_pes(), me = shmem_my_pe();
-  std::vector<Mine> all(n);
-  if (gshmem::isError(gshmem::g_rt.bootstrap->allGather(&mine, all.data(), sizeof mine))) {
-    std::fprintf(stderr, "gshmem: PE %d: %s: the launcher's allgather failed\n", me, call);
-    return false;
-  }
-  for (int pe = 0; pe < n; ++pe) {
-    if (all[pe].rank == pe && all[pe].nranks == n && all[pe].nonce == all[0].nonce) continue;
-    if (me == 0)
-      std::fprintf(stderr, "gshmem: PE 0: %s: PE %d passed rank %d of %d%s, but gshmem starts through the launcher, "
-                   "where it is rank %d of %d; pass the launcher's rank and size (MPI_Comm_rank/size of "
-                   "MPI_COMM_WORLD) and one id to every PE\n", call, pe, all[pe].rank, all[pe].nranks,
-                   all[pe].nonce == all[0].nonce ? "" : " with another unique id than PE 0's", pe, n);
-    return false;
-  }
-  return true;
+/// Initialize over a bootstrap the caller made; 0. After shmem_init, a second start returns 0 and changes nothing.
+int initWith(const char* call, std::unique_ptr<gshmem::Bootstrap> bs) {
+  gshmem::runtimeInit(call, SHMEM_THREAD_SINGLE, std::move(bs));
+  gshmem::coll::infoReport();
+  return 0;
 }
 
 long numContexts(const shmem_team_config_t* config, long mask) {
@@ -83,25 +73,48 @@ void shmem_finalize(void) { gshmem::runtimeFinalize(); }
 int gshmemx_query_initialized(void) { return gshmem::runtimeInitialized() ? 1 : 0; }
 
 int gshmemx_uniqueid_make(void* id, size_t bytes) {
-  if (id == nullptr || bytes < sizeof(UniqueId)) return -1;
-  std::memset(id, 0, bytes);
-  std::random_device rd;
-  const UniqueId u{kUniqueIdMagic, 1, (uint64_t(rd()) << 32) ^ rd() ^ uint64_t(std::time(nullptr))};
-  std::memcpy(id, &u, sizeof u);
+  const char* call = "nvshmemx_get_uniqueid";
+  const std::string who = "process " + std::to_string(getpid());
+  if (!paramsReady(who.c_str(), call)) return -1;
+  std::string err;
+  const gshmem::Params& p = gshmem::params();
+  if (gshmem::isError(gshmem::uniqueIdMake(p.TIMEOUT, p.BOOTSTRAP_IFNAME, id, bytes, &err))) {
+    std::fprintf(stderr, "gshmem: %s: %s: %s\n", who.c_str(), call, err.c_str());
+    return -1;
+  }
   return 0;
 }
 
 int gshmemx_init_uniqueid(const void* id, size_t bytes, int rank, int nranks) {
   const char* call = "nvshmemx_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID)";
-  UniqueId u{};
-  if (id != nullptr && bytes >= sizeof u) std::memcpy(&u, id, sizeof u);
-  if (u.magic != kUniqueIdMagic) {
-    std::fprintf(stderr, "gshmem: rank %d: %s: the unique id was not made by nvshmemx_get_uniqueid of gshmem; make "
-                 "it on one process with nvshmemx_get_uniqueid and pass it to every process\n", rank, call);
+  if (gshmem::runtimeInitialized()) return 0;
+  const std::string who = "rank " + std::to_string(rank);
+  if (!paramsReady(who.c_str(), call)) return -1;
+  gshmem::SocketBootstrapArgs args;
+  args.rank = rank;
+  args.nranks = nranks;
+  args.timeout_s = gshmem::params().TIMEOUT;
+  args.ifname = gshmem::params().BOOTSTRAP_IFNAME;
+  std::unique_ptr<gshmem::Bootstrap> bs;
+  std::string err;
+  if (gshmem::isError(gshmem::socketBootstrapCreate(id, bytes, args, &bs, &err))) {
+    std::fprintf(stderr, "gshmem: %s: %s: %s\n", who.c_str(), call, err.c_str());
     return -1;
   }
-  shmem_init();
-  return uniqueIdAgreed(call, u, rank, nranks) ? 0 : (shmem_finalize(), -1);
+  return initWith(call, std::move(bs));
+}
+
+int gshmemx_init_mpi_comm(void* comm) {
+  const char* call = "gshmemx_init_mpi_comm";
+  if (comm == nullptr) return initWith(call, nullptr);
+  if (gshmem::runtimeInitialized()) return 0;
+  std::unique_ptr<gshmem::Bootstrap> bs;
+  std::string err;
+  if (gshmem::isError(gshmem::mpiBootstrapCreate(SHMEM_THREAD_SINGLE, comm, &bs, &err))) {
+    std::fprintf(stderr, "gshmem: process %d: %s: %s\n", static_cast<int>(getpid()), call, err.c_str());
+    return -1;
+  }
+  return initWith(call, std::move(bs));
 }
 
 void shmem_global_exit(int status) { gshmem::globalExit(status); }

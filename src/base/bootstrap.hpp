@@ -2,7 +2,11 @@
 #pragma once
 #include <atomic>
 #include <cstddef>
+#include <functional>
 #include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "base/status.hpp"
@@ -14,6 +18,8 @@ namespace gshmem {
 class Bootstrap {
  public:
   virtual ~Bootstrap() = default;
+  /// Not collective. What the PEs meet through, for GSHMEM_INFO ("MPI over MPI_COMM_WORLD").
+  virtual std::string describe() const { return "in-process"; }
   /// Not collective.
   virtual int rank() const = 0;
   virtual int size() const = 0;
@@ -29,20 +35,54 @@ class Bootstrap {
   /// it, which completes only once every process has reached MPI_Finalize too (all of them leaving, the common
   /// case of an error path taken by every PE). When @p timeout_s > 0 and the others have not reached it by then,
   /// prints one line and ends this process with status 1 (the launcher then ends the job) instead of blocking.
+  /// Without a launcher (the socket bootstrap) it tells the neighbours, so that its exit is not taken for a death.
   virtual void leave(int timeout_s) = 0;
   /// Whether leave() has begun: this process is exiting, so a peer that disappears is leaving too, not a fault.
   /// Not collective; callable from any thread.
   bool leaving() const { return leaving_.load(std::memory_order_acquire); }
-  /// Terminate every PE of the job with `code`. Not collective; never returns.
-  [[noreturn]] virtual void abortJob(int code) = 0;
+  /// Terminate every PE of the job with `code`. Not collective; never returns. @p why: the line this process
+  /// printed about the cause, or nullptr; a bootstrap without a launcher hands it to the PEs it ends.
+  [[noreturn]] virtual void abortJob(int code, const char* why) = 0;
+
+  /// Who to tell when the bootstrap itself finds a PE gone (a closed connection, not a finalize or a leave): called
+  /// once, from a bootstrap thread, with the PE and the cause; expected to end the job (abortJob). Unset, the
+  /// bootstrap prints one line and calls abortJob itself. Set it before the first collective call.
+  using PeerLostHandler = std::function<void(int pe, const char* why)>;
+  void setPeerLostHandler(PeerLostHandler h) {
+    std::lock_guard<std::mutex> lk(handler_mu_);
+    on_lost_ = std::move(h);
+  }
 
  protected:
+  PeerLostHandler peerLostHandler() {
+    std::lock_guard<std::mutex> lk(handler_mu_);
+    return on_lost_;
+  }
   std::atomic<bool> leaving_{false};
+
+ private:
+  std::mutex handler_mu_;
+  PeerLostHandler on_lost_;
 };
 
-/// MPI bootstrap: initializes MPI if the program has not; finalizes it only in that case.
+/// MPI bootstrap over a dup of a communicator: PE numbers are ranks in it, and processes outside it take no part.
 /// @param thread_level 0..3 = single, funneled, serialized, multiple: the MPI level requested when gshmem
-///        initializes MPI itself (a program that initialized MPI keeps its own).
-Status mpiBootstrapCreate(int thread_level, std::unique_ptr<Bootstrap>* out);
+///        initializes MPI itself (only with @p comm nullptr; a program that initialized MPI keeps its own).
+/// @param comm an MPI_Comm* (the program's, MPI initialized), or nullptr for MPI_COMM_WORLD, initializing MPI when
+///        the program has not (then finalize() finalizes it). On failure *err is one line with the fix.
+Status mpiBootstrapCreate(int thread_level, const void* comm, std::unique_ptr<Bootstrap>* out, std::string* err);
+
+/// What the socket bootstrap needs besides the id.
+struct SocketBootstrapArgs {
+  int rank = -1, nranks = 0;
+  long timeout_s = 60;  ///< GSHMEM_TIMEOUT: bounds every wait (0: none)
+  std::string ifname;   ///< GSHMEM_BOOTSTRAP_IFNAME (localAddressChoose)
+};
+
+/// Socket bootstrap, no MPI (socket_bootstrap.cpp): meets the other ranks through the rendezvous of the unique id
+/// @p id (rendezvous.hpp), then runs the collectives over a TCP ring; node ids come from the host names. On failure
+/// *err is one line naming the cause and the fix (out-of-range ranks, a foreign id, ranks that never came).
+Status socketBootstrapCreate(const void* id, std::size_t bytes, const SocketBootstrapArgs& args,
+                             std::unique_ptr<Bootstrap>* out, std::string* err);
 
 }  // namespace gshmem

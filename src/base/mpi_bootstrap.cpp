@@ -9,6 +9,7 @@
 
 #include "base/bootstrap.hpp"
 #include "base/log.hpp"
+#include "base/str_format.hpp"
 
 namespace gshmem {
 
@@ -47,29 +48,50 @@ class MpiBootstrap final : public Bootstrap {
     done.store(true);
   }
 
-  Status init(int thread_level) {
+  /// @p comm: the program's communicator, or nullptr for the world (initializing MPI when the program has not).
+  Status init(int thread_level, const MPI_Comm* comm, std::string* err) {
     int inited = 0;
     MPI_Initialized(&inited);
+    if (comm != nullptr && (!inited || mpiFinalized())) {
+      *err = "a communicator was passed but MPI is not initialized; call MPI_Init before initializing gshmem over "
+             "a communicator";
+      return Status::InvalidArgument;
+    }
+    if (comm != nullptr && *comm == MPI_COMM_NULL) {
+      *err = "the communicator is MPI_COMM_NULL; only the processes of a communicator initialize gshmem over it";
+      return Status::InvalidArgument;
+    }
     if (!inited) {
       static const int levels[] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED,
                                    MPI_THREAD_MULTIPLE};
       int provided = 0;
       if (thread_level < 0 || thread_level > 3) thread_level = 0;
       if (MPI_Init_thread(nullptr, nullptr, levels[thread_level], &provided) != MPI_SUCCESS) {
-        GSHMEM_LOG_ERROR(INIT, "MPI_Init_thread failed");
+        *err = "MPI_Init_thread failed; start the program with mpirun, or initialize through a unique id";
         return Status::SystemError;
       }
       owns_mpi_ = true;
     }
+    world_ = comm == nullptr;
     // A private communicator keeps our traffic apart from the program's.
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
+    if (MPI_Comm_dup(comm ? *comm : MPI_COMM_WORLD, &comm_) != MPI_SUCCESS) {
+      *err = "MPI_Comm_dup of the communicator failed; pass a valid intracommunicator";
+      return Status::InvalidArgument;
+    }
+    int inter = 0;
+    MPI_Comm_test_inter(comm_, &inter);
+    if (inter) {
+      MPI_Comm_free(&comm_);
+      *err = "the communicator is an intercommunicator; pass an intracommunicator (MPI_Intercomm_merge makes one)";
+      return Status::InvalidArgument;
+    }
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
     MPI_Comm local;
     MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &local);
     int local_rank = 0;
     MPI_Comm_rank(local, &local_rank);
-    // Node id = world rank of the node's local rank 0, then made dense.
+    // Node id = rank (in comm_) of the node's local rank 0, then made dense.
     int leader = rank_;
     MPI_Bcast(&leader, 1, MPI_INT, 0, local);
     MPI_Comm_free(&local);
@@ -86,6 +108,9 @@ class MpiBootstrap final : public Bootstrap {
     return Status::Ok;
   }
 
+  std::string describe() const override {
+    return world_ ? "MPI over MPI_COMM_WORLD" : "MPI over the program's communicator";
+  }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   const std::vector<int>& nodeOf() const override { return node_of_; }
@@ -97,8 +122,9 @@ class MpiBootstrap final : public Bootstrap {
 
   Status barrier() override { return MPI_Barrier(comm_) == MPI_SUCCESS ? Status::Ok : Status::RemoteError; }
 
-  [[noreturn]] void abortJob(int code) override {
-    MPI_Abort(MPI_COMM_WORLD, code);
+  /// MPI_Abort over our communicator: Open MPI and MPICH then end every process of the launch, those outside it too.
+  [[noreturn]] void abortJob(int code, const char*) override {
+    MPI_Abort(comm_ != MPI_COMM_NULL ? comm_ : MPI_COMM_WORLD, code);
     _Exit(code);
   }
 
@@ -112,14 +138,15 @@ class MpiBootstrap final : public Bootstrap {
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;
   bool owns_mpi_ = false;
+  bool world_ = true;  ///< comm_ is a dup of MPI_COMM_WORLD
   std::vector<int> node_of_;
 };
 
 }  // namespace
 
-Status mpiBootstrapCreate(int thread_level, std::unique_ptr<Bootstrap>* out) {
+Status mpiBootstrapCreate(int thread_level, const void* comm, std::unique_ptr<Bootstrap>* out, std::string* err) {
   auto bs = std::make_unique<MpiBootstrap>();
-  GSHMEM_CHECK(bs->init(thread_level));
+  GSHMEM_CHECK(bs->init(thread_level, static_cast<const MPI_Comm*>(comm), err));
   *out = std::move(bs);
   return Status::Ok;
 }

@@ -5,14 +5,18 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
+#include "base/bootstrap.hpp"
 #include "core/rma/ops.hpp"
 
 namespace gshmem {
 
 // ---- lifecycle (runtime/runtime.cpp)
 /// Initialize once per process; later calls only return the thread level. Returns the provided level.
-int runtimeInit(const char* call, int requested_thread_level);
+/// @param bs the bootstrap to start over (made by the caller: a communicator's, a unique id's); nullptr starts
+///        through MPI_COMM_WORLD, initializing MPI when the program has not.
+int runtimeInit(const char* call, int requested_thread_level, std::unique_ptr<Bootstrap> bs = nullptr);
 /// Collective: barrier, then release everything. Safe to call twice.
 void runtimeFinalize();
 bool runtimeInitialized();

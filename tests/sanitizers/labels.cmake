@@ -11,13 +11,17 @@
 set(_san_report "ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error: |WARNING: ThreadSanitizer")
 
 set(_asan_pe "(rma|atomics|signals|wait|sync_locks|teams|globals|symmetric_memory|threads|contexts)")
-set(_asan_regex "^(unit_(config|heap_allocator|transports|proxy_ring)|pe_${_asan_pe}\\.np2|prog_[a-z_0-9]+\\.np2")
+set(_asan_regex "^(unit_(config|heap_allocator|transports|proxy_ring|socket_bootstrap)|pe_${_asan_pe}\\.np2|prog_[a-z_0-9]+\\.np2")
 string(APPEND _asan_regex "|coll_selftest\\.np[24]|bad_(put|pe|mis|heap|env_sym|align|concurrent).*)$")
 set(_asan_np4 pe_rma.np4 pe_atomics.np4 pe_sync_locks.np4 pe_teams.np4 prog_collectives_team.np4
-    prog_team_split_2d.np4)
+    prog_team_split_2d.np4 uniqueid_fork.good.np4 uniqueid_fork.kill.np4 uniqueid_fork.dup)
 set(_asan_leaks unit_heap_allocator prog_hello.np2 pe_symmetric_memory.np2 pe_teams.np2 pe_contexts.np2
     coll_selftest.np2 bad_heap_exhaustion)
-set(_tsan_tests pe_threads.np2 pe_wait.np2 pe_sync_locks.np2 prog_ctx_threads.np2 bad_concurrent_fatal)
+set(_tsan_tests pe_threads.np2 pe_wait.np2 pe_sync_locks.np2 prog_ctx_threads.np2 bad_concurrent_fatal
+    unit_socket_bootstrap uniqueid_fork.good.np4 uniqueid_fork.kill.np4)
+# The socket bootstrap's fork driver: the parent's rendezvous thread runs when it forks the PEs, which TSan refuses
+# unless told (the children start their own threads after the fork).
+set(_tsan_after_fork uniqueid_fork.good.np4 uniqueid_fork.kill.np4)
 
 get_property(_san_all DIRECTORY PROPERTY TESTS)
 foreach(_t IN LISTS _san_all)
@@ -27,6 +31,9 @@ foreach(_t IN LISTS _san_all)
   endif()
   if(_t IN_LIST _tsan_tests)
     list(APPEND _labels tsan)
+  endif()
+  if(GSHMEM_SANITIZE STREQUAL "thread" AND _t IN_LIST _tsan_after_fork)
+    set_property(TEST ${_t} PROPERTY ENVIRONMENT_MODIFICATION "TSAN_OPTIONS=string_append::die_after_fork=0")
   endif()
   if(_t IN_LIST _asan_leaks)
     list(APPEND _labels asan_leaks)

@@ -68,7 +68,7 @@ class ThreadBootstrap final : public Bootstrap {
   }
   Status finalize() override { return Status::Ok; }
   void leave(int) override {}
-  [[noreturn]] void abortJob(int) override { std::abort(); }
+  [[noreturn]] void abortJob(int, const char*) override { std::abort(); }
 
  private:
   Rendezvous* r_;

@@ -26,7 +26,7 @@ class SoloBootstrap final : public Bootstrap {
   Status barrier() override { return Status::Ok; }
   Status finalize() override { return Status::Ok; }
   void leave(int) override {}
-  [[noreturn]] void abortJob(int code) override { std::abort(); }
+  [[noreturn]] void abortJob(int, const char*) override { std::abort(); }
 
  private:
   std::vector<int> node_{0};

@@ -19,10 +19,14 @@ static inline int gshmemi_nv_unsupported(const char* call, const char* why, cons
 static inline void nvshmem_init(void) { shmem_init(); }
 static inline int nvshmem_init_thread(int requested, int* provided) { return shmem_init_thread(requested, provided); }
 static inline void nvshmem_query_thread(int* provided) { shmem_query_thread(provided); }
-/* flags 0 and NVSHMEMX_INIT_WITH_MPI_COMM start the runtime over MPI_COMM_WORLD (launch with mpirun); another
- * communicator is refused (with <mpi.h> included first, the communicator is compared with the world). A unique id
- * (NVSHMEMX_INIT_WITH_UNIQUEID) starts it through the launcher too: the rank and size given must be the launcher's,
- * and every PE must pass the id one process made with nvshmemx_get_uniqueid (gshmemx_init_uniqueid checks both). */
+/* The three ways to start, as NVSHMEM's:
+ *  - flags 0 (or attr NULL): shmem_init, through MPI_COMM_WORLD (launch with mpirun);
+ *  - NVSHMEMX_INIT_WITH_MPI_COMM with attr->mpi_comm (an MPI_Comm*, set by nvshmemx_set_attr_mpi_comm_args): any
+ *    intracommunicator; PE numbers are ranks in it and processes outside it take no part (gshmemx_init_mpi_comm);
+ *  - NVSHMEMX_INIT_WITH_UNIQUEID with the id one process made by nvshmemx_get_uniqueid and this PE's rank and the
+ *    number of PEs (nvshmemx_set_attr_uniqueid_args): the PEs meet through the id over TCP, without MPI
+ *    (gshmemx_init_uniqueid); the process that made the id must run until every PE has initialized.
+ * Returns NVSHMEMX_SUCCESS, or NVSHMEMX_ERROR_INTERNAL after one line naming the cause and the fix. */
 static inline int nvshmemx_init_attr(unsigned int flags, nvshmemx_init_attr_t* attr) {
   if (flags & NVSHMEMX_INIT_WITH_UNIQUEID) {
     if (attr == NULL) return gshmemi_nv_unsupported("nvshmemx_init_attr", "a unique id without attributes",
@@ -31,16 +35,8 @@ static inline int nvshmemx_init_attr(unsigned int flags, nvshmemx_init_attr_t* a
                ? NVSHMEMX_SUCCESS
                : NVSHMEMX_ERROR_INTERNAL;
   }
-#ifdef MPI_VERSION
-  if ((flags & NVSHMEMX_INIT_WITH_MPI_COMM) && attr != NULL && attr->mpi_comm != NULL) {
-    int same = MPI_UNEQUAL;
-    MPI_Comm_compare(*(MPI_Comm*)attr->mpi_comm, MPI_COMM_WORLD, &same);
-    if (same != MPI_IDENT && same != MPI_CONGRUENT)
-      return gshmemi_nv_unsupported("nvshmemx_init_attr", "a communicator other than MPI_COMM_WORLD",
-                                    "pass MPI_COMM_WORLD or call nvshmem_init");
-  }
-#endif
-  (void)attr;
+  if ((flags & NVSHMEMX_INIT_WITH_MPI_COMM) && attr != NULL && attr->mpi_comm != NULL)
+    return gshmemx_init_mpi_comm(attr->mpi_comm) == 0 ? NVSHMEMX_SUCCESS : NVSHMEMX_ERROR_INTERNAL;
   shmem_init();
   return NVSHMEMX_SUCCESS;
 }
@@ -68,7 +64,7 @@ static inline int nvshmemx_set_attr_uniqueid_args(const int myrank, const int nr
   attr->args.uid = *uid;
   return NVSHMEMX_SUCCESS;
 }
-/* The id names the job; gshmem starts through its launcher (mpirun) whatever the id (see nvshmemx_init_attr). */
+/* Makes the id and starts its rendezvous in this process (gshmemx_uniqueid_make); see nvshmemx_init_attr. */
 static inline int nvshmemx_get_uniqueid(nvshmemx_uniqueid_t* uid) {
   return gshmemx_uniqueid_make(uid, sizeof(*uid)) == 0 ? NVSHMEMX_SUCCESS : NVSHMEMX_ERROR_INTERNAL;
 }

@@ -61,7 +61,7 @@ void drainOutput() {
   claimFailure();
   fprintf(stderr, "%s\n", line.c_str());
   drainOutput();
-  if (g_rt.bootstrap) g_rt.bootstrap->abortJob(1);
+  if (g_rt.bootstrap) g_rt.bootstrap->abortJob(1, line.c_str());
   _exit(1);
 }
 

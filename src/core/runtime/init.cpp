@@ -30,6 +30,7 @@ namespace gshmem {
 namespace {
 
 struct InitState {
+  std::unique_ptr<Bootstrap> given;  ///< the caller's bootstrap, adopted by the bootstrap phase
   LocalRegion heap;
   LocalRegion data;
   std::vector<std::string> why;  ///< per PE: why its transport was chosen (GSHMEM_INFO)
@@ -56,9 +57,11 @@ const char* g_call = "shmem_init";  ///< the API routine running the phases, for
 
 // ---- bootstrap
 Status bootstrapInit(std::string* err) {
-  std::unique_ptr<Bootstrap> bs;
-  if (isError(mpiBootstrapCreate(g_rt.thread_level, &bs)))
-    return fail(err, Status::RemoteError, "cannot bootstrap through MPI");
+  std::unique_ptr<Bootstrap> bs = std::move(g_init.given);
+  std::string why;
+  if (!bs && isError(mpiBootstrapCreate(g_rt.thread_level, nullptr, &bs, &why)))
+    return fail(err, Status::RemoteError, "cannot bootstrap through MPI: %s", why.c_str());
+  bs->setPeerLostHandler([](int pe, const char* what) { peerLost(pe, what); });
   g_rt.bootstrap = std::move(bs);
   g_rt.my_pe = g_rt.bootstrap->rank();
   g_rt.n_pes = g_rt.bootstrap->size();
@@ -334,8 +337,10 @@ Status infoPrint(std::string*) {
     fprintf(stderr, "gshmem: version %s (OpenSHMEM %d.%d, %s)\n", GSHMEM_VERSION_STRING, SHMEM_MAJOR_VERSION,
             SHMEM_MINOR_VERSION, SHMEM_VENDOR_STRING);
   if (!params().INFO) return Status::Ok;
-  fprintf(stderr, "gshmem: %d PEs on %d node(s); heap %s per PE (+%zu control bytes), data segment %zu bytes\n",
-          g_rt.n_pes, g_rt.node_of.empty() ? 1 : (*std::max_element(g_rt.node_of.begin(), g_rt.node_of.end()) + 1),
+  fprintf(stderr, "gshmem: %d PEs on %d node(s), bootstrap %s; heap %s per PE (+%zu control bytes), data segment %zu "
+          "bytes\n", g_rt.n_pes,
+          g_rt.node_of.empty() ? 1 : (*std::max_element(g_rt.node_of.begin(), g_rt.node_of.end()) + 1),
+          g_rt.bootstrap->describe().c_str(),
           formatSize(params().SYMMETRIC_SIZE).c_str(), g_rt.control_bytes, g_rt.size[kRegionData]);
   for (const auto& p : paramTable()) {
     const std::string from = paramSource(p);
@@ -376,8 +381,9 @@ int g_done = 0;  ///< phases completed
 
 }  // namespace
 
-void initPhasesRun(const char* call) {
+void initPhasesRun(const char* call, std::unique_ptr<Bootstrap> bs) {
   g_call = call;
+  if (g_done == 0) g_init.given = std::move(bs);
   if (g_done == 0) device::beforeCudaInit();
   for (; g_done < kNumPhases; ++g_done) {
     std::string err;

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 #include "base/config.hpp"
 #include "core/api.hpp"
@@ -30,7 +31,7 @@ void leaveWithoutFinalize() {
 
 }  // namespace
 
-int runtimeInit(const char* call, int requested) {
+int runtimeInit(const char* call, int requested, std::unique_ptr<Bootstrap> bs) {
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
   if (g_rt.initialized.load()) return g_rt.thread_level;
   if (g_rt.finalized)
@@ -39,7 +40,7 @@ int runtimeInit(const char* call, int requested) {
   static bool s_atexit = (atexit(leaveWithoutFinalize), true);  // runs before the runtime's static destructors
   (void)s_atexit;
   g_rt.thread_level = requested < 0 || requested > 3 ? 3 : requested;
-  initPhasesRun(call);
+  initPhasesRun(call, std::move(bs));
   if (isError(g_rt.bootstrap->barrier())) fatal(call, "bootstrap barrier failed");
   g_rt.initialized.store(1);
   GSHMEM_LOG_INFO(INIT, "initialized: %d PEs, heap %zu bytes at %p", g_rt.n_pes, g_rt.size[kRegionHeap],
@@ -62,7 +63,7 @@ int runtimeThreadLevel() { return g_rt.thread_level; }
 void globalExit(int status) {
   fflush(stdout);
   fflush(stderr);
-  if (g_rt.bootstrap) g_rt.bootstrap->abortJob(status);
+  if (g_rt.bootstrap) g_rt.bootstrap->abortJob(status, nullptr);
   _exit(status);
 }
 

@@ -1,0 +1,134 @@
+/* A gshmem job with no launcher and no MPI: the parent makes the unique id (which starts its rendezvous), forks N
+ * children, and each child initializes through the id with its rank (gshmemx_init_uniqueid, the socket bootstrap).
+ *   uniqueid_fork N good       PE numbers, puts, gets, a barrier and a reduction; every child exits 0
+ *   uniqueid_fork N kill       once every child is initialized and idle (outside any gshmem call), the parent
+ *                              SIGKILLs PE N-1; every other child must end, nonzero, within GSHMEM_TIMEOUT
+ *   uniqueid_fork N stop       as kill, but PE N-1 is stopped (SIGSTOP) while the others wait in a barrier: the wait
+ *                              watchdog must end them within about GSHMEM_TIMEOUT (the bootstrap sees nothing)
+ *   uniqueid_fork N gexit      PE N-1 calls shmem_global_exit(7) while the others are idle: every child exits with 7
+ *   uniqueid_fork N exit       the good case, then every child exits without shmem_finalize: warnings, exit 0
+ *   uniqueid_fork N badrank    the last child passes rank N (out of range)
+ *   uniqueid_fork N nranks     the last child passes nranks N+1
+ *   uniqueid_fork N dup        the last child passes rank 0, which the first child passes too
+ *   uniqueid_fork N missing    the last child is never started
+ *   uniqueid_fork N nonce      the last child passes an id with another nonce (a foreign job)
+ * In the bad cases every started child must get -1 from init (and exit nonzero) without hanging. The parent prints
+ * "uniqueid_fork: <mode>, N PEs: ... SUCCESS" when the outcome is the expected one, and the init time of PE 0. */
+#define _GNU_SOURCE
+#include <shmem.h>
+#include <shmemx.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int g_ring = -1, g_src, g_sum;
+
+/* The good case, on PE `me` of `n`: 0 when every check passed. */
+static int exercise(int me, int n) {
+  int bad = 0;
+  g_src = me + 1;
+  shmem_barrier_all();
+  shmem_int_p(&g_ring, me, (me + 1) % n);
+  shmem_barrier_all();
+  bad |= g_ring != (me + n - 1) % n;
+  bad |= shmem_int_g(&g_src, (me + 1) % n) != (me + 1) % n + 1;
+  bad |= shmem_int_sum_reduce(SHMEM_TEAM_WORLD, &g_sum, &g_src, 1) != 0;
+  bad |= g_sum != n * (n + 1) / 2;
+  shmem_barrier_all();
+  if (bad) fprintf(stderr, "uniqueid_fork: PE %d: ring %d, sum %d\n", me, g_ring, g_sum);
+  return bad;
+}
+
+static int child(const char* mode, unsigned char* id, int rank, int n, int ready_fd) {
+  int pass_rank = rank, pass_n = n;
+  if (rank == n - 1 && strcmp(mode, "badrank") == 0) pass_rank = n;
+  if (rank == n - 1 && strcmp(mode, "nranks") == 0) pass_n = n + 1;
+  if (rank == n - 1 && strcmp(mode, "dup") == 0) pass_rank = 0;
+  if (rank == n - 1 && strcmp(mode, "nonce") == 0) id[8] ^= 0xff; /* the nonce follows magic and version */
+  const double t0 = shmemx_wtime();
+  if (gshmemx_init_uniqueid(id, 128, pass_rank, pass_n) != 0) return 2;
+  const double t1 = shmemx_wtime();
+  if (shmem_my_pe() != rank || shmem_n_pes() != n) {
+    fprintf(stderr, "uniqueid_fork: rank %d: PE %d of %d\n", rank, shmem_my_pe(), shmem_n_pes());
+    return 3;
+  }
+  if (rank == 0) printf("uniqueid_fork: PE 0 initialized in %.1f ms\n", (t1 - t0) * 1e3);
+  fflush(stdout);
+  if (strcmp(mode, "gexit") == 0) {
+    shmem_barrier_all();
+    if (rank == n - 1) shmem_global_exit(7);
+    for (;;) pause();
+  }
+  if (strcmp(mode, "kill") == 0 || strcmp(mode, "stop") == 0) {
+    shmem_barrier_all();
+    (void)!write(ready_fd, "r", 1);
+    if (strcmp(mode, "stop") == 0)
+      for (;;) shmem_barrier_all(); /* waits on the stopped PE: the watchdog's case */
+    for (;;) pause(); /* idle, outside gshmem: only the bootstrap can end this process */
+  }
+  const int bad = exercise(rank, n);
+  if (strcmp(mode, "exit") == 0) exit(bad ? 4 : 0); /* no shmem_finalize: the atexit path */
+  shmem_finalize();
+  return bad ? 4 : 0;
+}
+
+int main(int argc, char** argv) {
+  const int n = argc > 1 ? atoi(argv[1]) : 2;
+  const char* mode = argc > 2 ? argv[2] : "good";
+  const int good = strcmp(mode, "good") == 0 || strcmp(mode, "exit") == 0;
+  const int kill_mode = strcmp(mode, "kill") == 0 || strcmp(mode, "stop") == 0;
+  unsigned char id[128];
+  int ready[2];
+  pid_t pids[64];
+  if (n < 1 || n > 64 || pipe(ready) != 0) return 2;
+  if (gshmemx_uniqueid_make(id, sizeof id) != 0) return 2;
+  const int started = strcmp(mode, "missing") == 0 ? n - 1 : n;
+  for (int r = 0; r < started; ++r) {
+    pids[r] = fork();
+    if (pids[r] == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL); /* a parent ended by its alarm leaves no child behind */
+      close(ready[0]);
+      _exit(child(mode, id, r, n, ready[1]));
+    }
+  }
+  close(ready[1]);
+  alarm(90); /* a hang ends the parent; ctest's timeout then reports it */
+  double killed_at = 0;
+  int ok = 1;
+  if (kill_mode) {
+    char c;
+    int r = 0;
+    while (r < n && read(ready[0], &c, 1) == 1) ++r;
+    if (r < n) {
+      ok = 0;
+      fprintf(stderr, "uniqueid_fork: only %d of %d PEs started\n", r, n);
+    }
+    killed_at = shmemx_wtime();
+    kill(pids[n - 1], strcmp(mode, "stop") == 0 ? SIGSTOP : SIGKILL);
+  }
+  const int waited = kill_mode ? n - 1 : started;
+  double last = 0;
+  for (int r = 0; r < started; ++r) {
+    int st = 0;
+    if (kill_mode && r == n - 1) kill(pids[r], SIGKILL); /* the stopped one, once the others have ended */
+    waitpid(pids[r], &st, 0);
+    const double t = shmemx_wtime();
+    if (r < waited && t > last) last = t;
+    const int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    if (kill_mode && r == n - 1) continue;
+    if (strcmp(mode, "gexit") == 0 ? code != 7 : good ? code != 0 : code == 0) {
+      ok = 0;
+      fprintf(stderr, "uniqueid_fork: rank %d exited with %d\n", r, code);
+    }
+  }
+  if (kill_mode)
+    printf("uniqueid_fork: %s, %d PEs: the others ended %.2f s after the %s: %s\n", mode, n, last - killed_at, mode,
+           ok ? "SUCCESS" : "FAILED");
+  else
+    printf("uniqueid_fork: %s, %d PEs: %s\n", mode, n, ok ? "SUCCESS" : "FAILED");
+  return ok ? 0 : 1;
+}
