@@ -61,6 +61,9 @@ const DeviceHandle* backendHandle();
 int backendDeviceId();
 /// PEs of this node whose device heap is on this PE's GPU, this one included (1 without a device heap).
 int backendPesOnGpu();
+/// Every PE's device heap is mapped here (then device-initiated operations complete in their kernel: the proxy ring
+/// carries only copy-engine puts and gets, which the device waits for).
+bool backendAllPeersMapped();
 
 /// Collective allocation from the device heap (heap.cpp's rules: same calls on every PE, barrier after).
 void* alloc(const char* call, std::size_t size, std::size_t align, bool zero);

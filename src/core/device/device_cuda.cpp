@@ -48,6 +48,7 @@ struct State {
   std::mutex lanes_lock;  // taken once per thread and init, never per operation
   std::vector<std::pair<cudaStream_t, uint64_t*>> lanes;  // every lane's CUDA objects, freed at finalize
   bool proxy_on = false;
+  bool all_mapped = false;  // every peer's heap is mapped here: the ring carries only copy-engine work waited for
   int pes_on_gpu = 1;  // PEs of this node on this GPU, this one included
 };
 State g;
@@ -343,6 +344,7 @@ Status backendInit(std::string* err) {
       protocols::DeviceHeapDesc{g.dev, g.base, g.total, p.P2P != 0, g.vmm ? &g.range : nullptr}, err));
   bool any_mapped = false, need_proxy = false;
   peersMap(&any_mapped, &need_proxy);
+  g.all_mapped = !need_proxy;
   // DEVICE_CE_MIN: large device-initiated puts/gets to mapped peers through the proxy's copy engine (needs the ring).
   uint64_t ce_min[3];  // per scope; kSizeInf (~0ull) is off
   for (int k = 0; k < 3; ++k) ce_min[k] = p.DEVICE_CE_MIN[k];
@@ -378,6 +380,7 @@ void backendFinalize() {
   else
     cudaFree(g.base);
   g.vmm = false;
+  g.all_mapped = false;
   g.mapped = 0;
   lanesFree();
   g.base = nullptr;
@@ -499,5 +502,6 @@ Status backendGrow(std::size_t end, std::string* err) {
 const DeviceHandle* backendHandle() { return g.have_handle ? &g.handle : nullptr; }
 int backendDeviceId() { return g.base ? g.dev : -1; }
 int backendPesOnGpu() { return g.base ? g.pes_on_gpu : 1; }
+bool backendAllPeersMapped() { return g.base && g.all_mapped; }
 
 }  // namespace gshmem::device

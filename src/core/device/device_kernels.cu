@@ -238,7 +238,9 @@ void gshmemx_signal_wait_until_on_stream(uint64_t* sig_addr, int cmp, uint64_t c
 void gshmemx_quiet_on_stream(cudaStream_t stream) {
   const char* call = "gshmemx_quiet_on_stream";
   const DeviceHandle& h = handleFor(call);
-  if (h.ring.slots == nullptr) return;  // P2P work completes in stream order: nothing to wait for
+  // P2P work completes in stream order; with every peer mapped the ring holds only copy-engine work that the device
+  // waited for: nothing to wait for.
+  if (h.ring.slots == nullptr || backendAllPeersMapped()) return;
   quietKernel<<<1, 1, 0, stream>>>(h);
   checkLaunch(call);
 }

@@ -22,6 +22,7 @@ Status backendGrow(std::size_t, std::string*) { return Status::Unsupported; }
 const DeviceHandle* backendHandle() { return nullptr; }
 int backendDeviceId() { return -1; }
 int backendPesOnGpu() { return 1; }
+bool backendAllPeersMapped() { return false; }
 
 }  // namespace gshmem::device
 

@@ -111,12 +111,21 @@ GSHMEM_DEVICE_INLINE uint64_t offsetOf(const DeviceHandle& h, const void* addr) 
 }
 
 // ------------------------------------------------------------------------------------------ copies
-/// Group-cooperative copy; 16-byte vectors, four in flight per thread, when both ends are 16-byte aligned.
+/// Group-cooperative copy; 16-byte vectors, four in flight per thread, when both ends are 16-byte aligned. Ends that
+/// share their offset from a 16-, 8- or 4-byte boundary (a block's share of a buffer split at odd sizes) copy the
+/// bytes up to that boundary first, then go as aligned ends do.
 template <int S>
 GSHMEM_DEVICE_INLINE void copy(void* dst_, const void* src_, size_t n) {
   char* dst = static_cast<char*>(dst_);
   const char* src = static_cast<const char*>(src_);
   const size_t t = groupRank<S>(), nt = groupSize<S>();
+  const uintptr_t rel = reinterpret_cast<uintptr_t>(dst) ^ reinterpret_cast<uintptr_t>(src);
+  const uintptr_t w = (rel & 15) == 0 ? 16 : (rel & 7) == 0 ? 8 : (rel & 3) == 0 ? 4 : 1;
+  if (const size_t head = (w - (reinterpret_cast<uintptr_t>(dst) & (w - 1))) & (w - 1)) {
+    const size_t h = head < n ? head : n;
+    for (size_t i = t; i < h; i += nt) dst[i] = src[i];
+    dst += h, src += h, n -= h;
+  }
   size_t done = 0;
   const uintptr_t align = reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src);
   if ((align & 15) == 0) {
