@@ -46,6 +46,7 @@ std::vector<BoardEntry> awaitMembers(const char* call, int host, BoardEntry* row
     for (int k = 0; k < npes; ++k)
       if (got[k].uid != uid) missing.push_back(k);
     if (missing.empty()) break;
+    if (g_rt.remote) g_rt.remote->progress();  // over UCX/TCP a member's entry lands here only as this PE progresses
     if (spin > 64) sched_yield();
     if (timeout <= 0 || (spin & 255) != 255) continue;
     const auto waited = std::chrono::steady_clock::now() - start;
