@@ -181,17 +181,6 @@ Status Range::exportFd(std::size_t offset, int* fd) const {
   return Status::Ok;
 }
 
-std::size_t Range::mappedPrefix() const {
-  std::vector<Chunk> c = chunks_;
-  std::sort(c.begin(), c.end(), [](const Chunk& a, const Chunk& b) { return a.offset < b.offset; });
-  std::size_t end = 0;
-  for (const Chunk& k : c) {
-    if (k.offset != end) break;
-    end += k.bytes;
-  }
-  return end;
-}
-
 void Range::drop(std::size_t offset) {
   auto c = std::find_if(chunks_.begin(), chunks_.end(), [&](const Chunk& k) { return k.offset == offset; });
   if (c == chunks_.end()) return;

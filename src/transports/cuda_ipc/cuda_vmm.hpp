@@ -53,8 +53,6 @@ class Range {
 
   char* base() const { return reinterpret_cast<char*>(base_); }
   std::size_t size() const { return size_; }
-  /// Bytes mapped from offset 0 without a gap (the heap's usable part).
-  std::size_t mappedPrefix() const;
   const std::vector<Chunk>& chunks() const { return chunks_; }
 
  private:
