@@ -65,7 +65,7 @@ void closeRootsInChild() {
   }
 }
 
-void sendAnswer(const Fd& c, bool ok, const SockAddr& next, const std::string& text) {
+void sendAnswer(const UniqueFd& c, bool ok, const SockAddr& next, const std::string& text) {
   Answer a{};
   a.ok = ok;
   a.next = next;
@@ -76,24 +76,24 @@ void sendAnswer(const Fd& c, bool ok, const SockAddr& next, const std::string& t
 /// The rendezvous root: serves one job, then exits. Owns the listener.
 class Root {
  public:
-  Root(Fd listener, int slot, uint64_t nonce, long timeout_s)
+  Root(UniqueFd listener, int slot, uint64_t nonce, long timeout_s)
       : listener_(std::move(listener)), slot_(slot), nonce_(nonce), timeout_s_(timeout_s) {}
   /// Serve the job. @p started is set once the thread is past its start-up and about to wait in accept.
   void run(std::promise<void>* started);
 
  private:
-  bool admit(Fd c, const CheckIn& in);
+  bool admit(UniqueFd c, const CheckIn& in);
   void failAll(const std::string& why);
   void answerAll();
   std::string missing() const;
 
-  Fd listener_;
+  UniqueFd listener_;
   int slot_;
   uint64_t nonce_;
   long timeout_s_;
   int nranks_ = -1;
   int count_ = 0;
-  std::vector<Fd> conns_;
+  std::vector<UniqueFd> conns_;
   std::vector<CheckIn> ins_;
   std::string failed_;  ///< set once the rendezvous has failed: every later arrival gets it
 };
@@ -108,9 +108,9 @@ std::string Root::missing() const {
 
 void Root::failAll(const std::string& why) {
   failed_ = why;
-  for (Fd& c : conns_)
+  for (UniqueFd& c : conns_)
     if (c.valid()) sendAnswer(c, false, SockAddr{}, "rendezvous failed: " + why);
-  for (Fd& c : conns_) c.reset();
+  for (UniqueFd& c : conns_) c.reset();
 }
 
 /// Whether the loopback addresses offered can serve: only when every rank runs on one host.
@@ -128,7 +128,7 @@ void Root::answerAll() {
 }
 
 /// Take one check-in; false when the rendezvous has failed because of it.
-bool Root::admit(Fd c, const CheckIn& in) {
+bool Root::admit(UniqueFd c, const CheckIn& in) {
   if (in.magic != kMagic || in.version != kVersion || in.nonce != nonce_) {
     sendAnswer(c, false, SockAddr{}, "this id names another job (its rendezvous answers a different nonce); pass "
                "every rank the id of one nvshmemx_get_uniqueid call");
@@ -173,7 +173,7 @@ void Root::run(std::promise<void>* started) {
   Deadline dl = kNoDeadline;  // no bound before the first check-in: the program decides when ranks start
   started->set_value();
   for (;;) {
-    Fd c;
+    UniqueFd c;
     std::string err;
     const Status s = socketAccept(listener_.get(), dl, &c, &err);
     if (s == Status::Timeout) {
@@ -204,7 +204,7 @@ Status uniqueIdMake(long timeout_s, const std::string& ifname, void* id, std::si
     return Status::InvalidArgument;
   }
   SockAddr at, bound;
-  Fd listener;
+  UniqueFd listener;
   GSHMEM_CHECK(localAddressChoose(ifname, &at, err));
   GSHMEM_CHECK(socketListen(at, &listener, &bound, err));
   int slot = -1;
@@ -258,7 +258,7 @@ Status uniqueIdRead(const void* id, std::size_t bytes, UniqueIdInfo* out, std::s
 Status rendezvousCheckIn(const UniqueIdInfo& id, int rank, int nranks, const SockAddr& mine, long timeout_s,
                          SockAddr* next, std::string* err) {
   const Deadline dl = deadlineIn(timeout_s);
-  Fd c;
+  UniqueFd c;
   if (isError(socketConnect(id.root, dl, &c, err))) {
     *err = strFormat("cannot reach the rendezvous of the unique id (%s); the process that made the id must still run, "
                      "and this host must reach its address (GSHMEM_BOOTSTRAP_IFNAME on that process chooses it)",

@@ -104,7 +104,7 @@ bool hostnameRoute(SockAddr* out) {
   if (getaddrinfo(host, "9", &hints, &res) != 0 || !res) return false;
   bool ok = false;
   for (addrinfo* r = res; r && !ok; r = r->ai_next) {
-    Fd s(socket(r->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+    UniqueFd s(socket(r->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0));
     if (!s.valid() || connect(s.get(), r->ai_addr, r->ai_addrlen) != 0) continue;
     sockaddr_storage ss{};
     socklen_t len = sizeof ss;
@@ -141,16 +141,6 @@ int64_t monotonicMs() {
 }
 
 Deadline deadlineIn(long timeout_s) { return timeout_s > 0 ? monotonicMs() + int64_t(timeout_s) * 1000 : kNoDeadline; }
-
-Fd& Fd::operator=(Fd&& o) noexcept {
-  if (this != &o) reset(o.release());
-  return *this;
-}
-
-void Fd::reset(int fd) {
-  if (fd_ >= 0) close(fd_);
-  fd_ = fd;
-}
 
 Status localAddressChoose(const std::string& ifname, SockAddr* out, std::string* err) {
   if (ifname.empty() && hostnameRoute(out)) return Status::Ok;
@@ -194,8 +184,8 @@ Status localAddressChoose(const std::string& ifname, SockAddr* out, std::string*
   return Status::Ok;
 }
 
-Status socketListen(const SockAddr& at, Fd* out, SockAddr* bound, std::string* err) {
-  Fd s(socket(at.family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+Status socketListen(const SockAddr& at, UniqueFd* out, SockAddr* bound, std::string* err) {
+  UniqueFd s(socket(at.family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
   sockaddr_storage ss;
   socklen_t len = toSockaddr(at, &ss);
   if (!s.valid() || bind(s.get(), reinterpret_cast<sockaddr*>(&ss), len) != 0 || listen(s.get(), 1024) != 0) {
@@ -209,10 +199,10 @@ Status socketListen(const SockAddr& at, Fd* out, SockAddr* bound, std::string* e
   return Status::Ok;
 }
 
-Status socketConnect(const SockAddr& to, Deadline dl, Fd* out, std::string* err) {
+Status socketConnect(const SockAddr& to, Deadline dl, UniqueFd* out, std::string* err) {
   int last = 0;
   for (int attempt = 0;; ++attempt) {
-    Fd s(socket(to.family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+    UniqueFd s(socket(to.family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
     if (!s.valid()) {
       *err = strFormat("cannot make a socket: %s", strerror(errno));
       return Status::SystemError;
@@ -243,11 +233,11 @@ Status socketConnect(const SockAddr& to, Deadline dl, Fd* out, std::string* err)
   return Status::RemoteError;
 }
 
-Status socketAccept(int listener, Deadline dl, Fd* out, std::string* err) {
+Status socketAccept(int listener, Deadline dl, UniqueFd* out, std::string* err) {
   for (;;) {
     Status w = waitFd(listener, POLLIN, dl);
     if (w == Status::Timeout) return Status::Timeout;
-    Fd s(accept4(listener, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK));
+    UniqueFd s(accept4(listener, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK));
     if (s.valid()) {
       const int one = 1;
       setsockopt(s.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);

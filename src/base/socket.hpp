@@ -1,5 +1,6 @@
 // TCP plumbing for the socket bootstrap (socket_bootstrap.cpp, rendezvous.cpp): addresses in a fixed-size form
-// that travels in the unique id, an owning descriptor, and blocking reads and writes bounded by a deadline.
+// that travels in the unique id, and blocking reads and writes bounded by a deadline (descriptors are UniqueFd,
+// base/unique_fd.hpp).
 // No MPI, no threads of its own. Private to src/base.
 #pragma once
 #include <cstddef>
@@ -7,6 +8,7 @@
 #include <string>
 
 #include "base/status.hpp"
+#include "base/unique_fd.hpp"
 
 namespace gshmem {
 
@@ -28,29 +30,6 @@ int64_t monotonicMs();
 /// Now + timeout_s seconds; kNoDeadline when timeout_s <= 0 (GSHMEM_TIMEOUT=0).
 Deadline deadlineIn(long timeout_s);
 
-/// An owned descriptor, closed by the destructor.
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(Fd&& o) noexcept : fd_(o.release()) {}
-  Fd& operator=(Fd&& o) noexcept;
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() { reset(); }
-  int get() const { return fd_; }
-  bool valid() const { return fd_ >= 0; }
-  int release() {
-    int f = fd_;
-    fd_ = -1;
-    return f;
-  }
-  void reset(int fd = -1);
-
- private:
-  int fd_ = -1;
-};
-
 /// The address this process offers to the others. @p ifname: "" picks the address of the interface that routes to
 /// this host's name, else the first up non-loopback interface, else loopback; otherwise a comma-separated list of
 /// interface-name prefixes to use ("eth,ib"), or to avoid when led by '^' ("^docker,lo"). On failure *err names the
@@ -58,12 +37,12 @@ class Fd {
 Status localAddressChoose(const std::string& ifname, SockAddr* out, std::string* err);
 
 /// A listening TCP socket on @p at (port 0: any), close-on-exec; *bound is its address with the port.
-Status socketListen(const SockAddr& at, Fd* out, SockAddr* bound, std::string* err);
+Status socketListen(const SockAddr& at, UniqueFd* out, SockAddr* bound, std::string* err);
 /// Connect to @p to, retrying refused or unreachable attempts until @p dl; the socket is non-blocking inside but
 /// the calls below make it behave as blocking with a deadline.
-Status socketConnect(const SockAddr& to, Deadline dl, Fd* out, std::string* err);
+Status socketConnect(const SockAddr& to, Deadline dl, UniqueFd* out, std::string* err);
 /// Accept one connection on @p listener by @p dl (Timeout when it passes).
-Status socketAccept(int listener, Deadline dl, Fd* out, std::string* err);
+Status socketAccept(int listener, Deadline dl, UniqueFd* out, std::string* err);
 /// Write all @p n bytes by @p dl. RemoteError when the peer closed or reset (no SIGPIPE).
 Status sendAll(int fd, const void* buf, std::size_t n, Deadline dl);
 /// Read exactly @p n bytes by @p dl. RemoteError when the peer closed first, Timeout when @p dl passed.

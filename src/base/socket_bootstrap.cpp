@@ -91,7 +91,7 @@ class SocketBootstrap final : public Bootstrap {
 
  private:
   int peerOf(int side) const { return side == kPrev ? (rank_ + size_ - 1) % size_ : (rank_ + 1) % size_; }
-  Status ringConnect(const Fd& listener, const SockAddr& next, std::string* err);
+  Status ringConnect(const UniqueFd& listener, const SockAddr& next, std::string* err);
   Status nodesLearn(std::string* err);
   /// @p lock_ms < 0: wait for the side's send lock as long as it takes.
   Status sendFrame(int side, uint32_t type, const void* p, uint32_t len, int from, int code, int64_t lock_ms);
@@ -107,9 +107,9 @@ class SocketBootstrap final : public Bootstrap {
   uint64_t nonce_ = 0;
   SockAddr mine_;  ///< where this PE listened for its previous PE
   std::vector<int> node_of_;
-  Fd sock_[2];
+  UniqueFd sock_[2];
   std::mutex send_mu_[2];
-  Fd wake_[2];  ///< pipe: a byte on wake_[1] stops the receiver
+  UniqueFd wake_[2];  ///< pipe: a byte on wake_[1] stops the receiver
   std::thread rx_;
   std::mutex mu_;  ///< guards what the receiver fills in below
   std::condition_variable cv_;
@@ -124,7 +124,7 @@ Status SocketBootstrap::init(const UniqueIdInfo& id, const SocketBootstrapArgs& 
   timeout_s_ = a.timeout_s;
   nonce_ = id.nonce;
   SockAddr at, mine, next;
-  Fd listener;
+  UniqueFd listener;
   GSHMEM_CHECK(localAddressChoose(a.ifname, &at, err));
   GSHMEM_CHECK(socketListen(at, &listener, &mine, err));
   mine_ = mine;
@@ -146,7 +146,7 @@ Status SocketBootstrap::init(const UniqueIdInfo& id, const SocketBootstrapArgs& 
   return nodesLearn(err);
 }
 
-Status SocketBootstrap::ringConnect(const Fd& listener, const SockAddr& next, std::string* err) {
+Status SocketBootstrap::ringConnect(const UniqueFd& listener, const SockAddr& next, std::string* err) {
   const Deadline dl = deadlineIn(timeout_s_);
   const Hello mine{kHelloMagic, rank_, nonce_};
   if (isError(socketConnect(next, dl, &sock_[kNext], err)) || isError(sendAll(sock_[kNext].get(), &mine, sizeof mine,
@@ -157,7 +157,7 @@ Status SocketBootstrap::ringConnect(const Fd& listener, const SockAddr& next, st
   }
   // Connections that do not prove this job and the previous rank (a stray client) are dropped.
   while (!sock_[kPrev].valid()) {
-    Fd c;
+    UniqueFd c;
     const Status s = socketAccept(listener.get(), dl, &c, err);
     if (s == Status::Timeout) {
       *err = strFormat("PE %d, the previous of the bootstrap ring, did not connect within GSHMEM_TIMEOUT (%ld s); it "

@@ -154,11 +154,6 @@ Status sendFds(int fd, const std::vector<int>& fds, const Deadline& d, std::stri
 
 }  // namespace
 
-void UniqueFd::reset(int fd) {
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = fd;
-}
-
 Deadline::Deadline(double timeout_s) : timeout_s_(timeout_s) {
   if (timeout_s > 0) end_ns_ = nowNs() + static_cast<int64_t>(timeout_s * 1e9);
 }
