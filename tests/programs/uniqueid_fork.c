@@ -1,5 +1,7 @@
-/* A gshmem job with no launcher and no MPI: the parent makes the unique id (which starts its rendezvous), forks N
- * children, and each child initializes through the id with its rank (gshmemx_init_uniqueid, the socket bootstrap).
+/* A gshmem job with no launcher and no MPI: the parent forks N children, then makes the unique id (which starts its
+ * rendezvous thread) and sends it to each child through a pipe, as a launcher would; each child initializes through
+ * the id with its rank (gshmemx_init_uniqueid, the socket bootstrap). The children are forked while the parent has one
+ * thread, so a sanitizer's runtime is never copied mid-operation into a child.
  *   uniqueid_fork N good       PE numbers, puts, gets, a barrier and a reduction; every child exits 0
  *   uniqueid_fork N kill       once every child is initialized and idle (outside any gshmem call), the parent
  *                              SIGKILLs PE N-1; every other child must end, nonzero, within GSHMEM_TIMEOUT
@@ -43,7 +45,14 @@ static int exercise(int me, int n) {
   return bad;
 }
 
-static int child(const char* mode, unsigned char* id, int rank, int n, int ready_fd) {
+static int child(const char* mode, int id_fd, int rank, int n, int ready_fd) {
+  unsigned char id[128];
+  size_t got = 0;
+  while (got < sizeof id) {
+    const ssize_t r = read(id_fd, id + got, sizeof id - got);
+    if (r <= 0) return 2; /* the parent could not make the id */
+    got += (size_t)r;
+  }
   int pass_rank = rank, pass_n = n;
   if (rank == n - 1 && strcmp(mode, "badrank") == 0) pass_rank = n;
   if (rank == n - 1 && strcmp(mode, "nranks") == 0) pass_n = n + 1;
@@ -82,23 +91,31 @@ int main(int argc, char** argv) {
   const int good = strcmp(mode, "good") == 0 || strcmp(mode, "exit") == 0;
   const int kill_mode = strcmp(mode, "kill") == 0 || strcmp(mode, "stop") == 0;
   unsigned char id[128];
-  int ready[2];
+  int ready[2], ids[64][2];
   pid_t pids[64];
   if (n < 1 || n > 64 || pipe(ready) != 0) return 2;
-  if (gshmemx_uniqueid_make(id, sizeof id) != 0) return 2;
   const int started = strcmp(mode, "missing") == 0 ? n - 1 : n;
   for (int r = 0; r < started; ++r) {
+    if (pipe(ids[r]) != 0) return 2;
     pids[r] = fork();
     if (pids[r] == 0) {
       prctl(PR_SET_PDEATHSIG, SIGKILL); /* a parent ended by its alarm leaves no child behind */
       close(ready[0]);
-      _exit(child(mode, id, r, n, ready[1]));
+      close(ids[r][1]);
+      _exit(child(mode, ids[r][0], r, n, ready[1]));
     }
+    close(ids[r][0]);
   }
   close(ready[1]);
+  const int made = gshmemx_uniqueid_make(id, sizeof id) == 0;
+  for (int r = 0; r < started; ++r) {
+    if (made) (void)!write(ids[r][1], id, sizeof id);
+    close(ids[r][1]); /* without an id, the child reads end-of-file and exits 2 */
+  }
+  if (!made) fprintf(stderr, "uniqueid_fork: gshmemx_uniqueid_make failed\n");
   alarm(90); /* a hang ends the parent; ctest's timeout then reports it */
   double killed_at = 0;
-  int ok = 1;
+  int ok = made;
   if (kill_mode) {
     char c;
     int r = 0;

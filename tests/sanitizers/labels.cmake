@@ -19,9 +19,6 @@ set(_asan_leaks unit_heap_allocator prog_hello.np2 pe_symmetric_memory.np2 pe_te
     coll_selftest.np2 bad_heap_exhaustion)
 set(_tsan_tests pe_threads.np2 pe_wait.np2 pe_sync_locks.np2 prog_ctx_threads.np2 bad_concurrent_fatal
     unit_socket_bootstrap uniqueid_fork.good.np4 uniqueid_fork.kill.np4)
-# The socket bootstrap's fork driver: the parent's rendezvous thread runs when it forks the PEs, which TSan refuses
-# unless told (the children start their own threads after the fork).
-set(_tsan_after_fork uniqueid_fork.good.np4 uniqueid_fork.kill.np4)
 
 get_property(_san_all DIRECTORY PROPERTY TESTS)
 foreach(_t IN LISTS _san_all)
@@ -31,9 +28,6 @@ foreach(_t IN LISTS _san_all)
   endif()
   if(_t IN_LIST _tsan_tests)
     list(APPEND _labels tsan)
-  endif()
-  if(GSHMEM_SANITIZE STREQUAL "thread" AND _t IN_LIST _tsan_after_fork)
-    set_property(TEST ${_t} PROPERTY ENVIRONMENT_MODIFICATION "TSAN_OPTIONS=string_append::die_after_fork=0")
   endif()
   if(_t IN_LIST _asan_leaks)
     list(APPEND _labels asan_leaks)

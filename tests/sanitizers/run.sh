@@ -63,7 +63,9 @@ else
   export TSAN_OPTIONS="$common:second_deadlock_stack=1:suppressions=$supp/tsan.supp:print_suppressions=0"
   # UCX's memory hooks intercept the madvise glibc makes on a thread's stack as the thread exits, after TSan has
   # torn down that thread's state: a SIGSEGV inside TSan. gshmem registers its memory explicitly and needs no hooks.
-  export UCX_MEM_EVENTS=no
+  # UCX_MEM_EVENTS covers processes that make a UCP context; the hook mode covers those that only load UCX (the
+  # unique-id parent, whose rendezvous thread exits).
+  export UCX_MEM_EVENTS=no UCX_MEM_MMAP_HOOK_MODE=none
 fi
 cd "$dir"
 ctest --output-on-failure --timeout "${TEST_TIMEOUT:-300}" -L "^$job\$" "$@"
