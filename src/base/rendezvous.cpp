@@ -70,7 +70,7 @@ void sendAnswer(const UniqueFd& c, bool ok, const SockAddr& next, const std::str
   a.ok = ok;
   a.next = next;
   std::snprintf(a.text, sizeof a.text, "%s", text.c_str());
-  (void)sendAll(c.get(), &a, sizeof a, monotonicMs() + 1000);
+  (void)sendAll(c.get(), &a, sizeof a, Deadline::afterMs(1000));
 }
 
 /// The rendezvous root: serves one job, then exits. Owns the listener.
@@ -170,7 +170,7 @@ bool Root::admit(UniqueFd c, const CheckIn& in) {
 }
 
 void Root::run(std::promise<void>* started) {
-  Deadline dl = kNoDeadline;  // no bound before the first check-in: the program decides when ranks start
+  Deadline dl = Deadline::never();  // no bound before the first check-in: the program decides when ranks start
   started->set_value();
   for (;;) {
     UniqueFd c;
@@ -184,9 +184,9 @@ void Root::run(std::promise<void>* started) {
     }
     if (isError(s)) break;
     CheckIn in{};
-    if (isError(recvAll(c.get(), &in, sizeof in, monotonicMs() + kCheckInReadMs))) continue;
-    if (dl == kNoDeadline) dl = deadlineIn(timeout_s_);
-    if (!admit(std::move(c), in) && dl == kNoDeadline) break;  // failed, and no bound to linger for
+    if (isError(recvAll(c.get(), &in, sizeof in, Deadline::afterMs(kCheckInReadMs)))) continue;
+    if (dl.isNever()) dl = Deadline(timeout_s_);
+    if (!admit(std::move(c), in) && dl.isNever()) break;  // failed, and no bound to linger for
     if (failed_.empty() && count_ == nranks_) {
       answerAll();
       if (failed_.empty()) break;
@@ -224,7 +224,7 @@ Status uniqueIdMake(long timeout_s, const std::string& ifname, void* id, std::si
   IdWire w{};
   w.magic = kMagic;
   w.version = kVersion;
-  w.nonce = (uint64_t(rd()) << 32 | rd()) ^ uint64_t(monotonicMs()) ^ (uint64_t(getpid()) << 20);
+  w.nonce = (uint64_t(rd()) << 32 | rd()) ^ uint64_t(monotonicNs()) ^ (uint64_t(getpid()) << 20);
   w.root = bound;
   w.root_pid = getpid();
   std::memset(id, 0, bytes);
@@ -257,7 +257,7 @@ Status uniqueIdRead(const void* id, std::size_t bytes, UniqueIdInfo* out, std::s
 
 Status rendezvousCheckIn(const UniqueIdInfo& id, int rank, int nranks, const SockAddr& mine, long timeout_s,
                          SockAddr* next, std::string* err) {
-  const Deadline dl = deadlineIn(timeout_s);
+  const Deadline dl(timeout_s);
   UniqueFd c;
   if (isError(socketConnect(id.root, dl, &c, err))) {
     *err = strFormat("cannot reach the rendezvous of the unique id (%s); the process that made the id must still run, "
@@ -276,7 +276,7 @@ Status rendezvousCheckIn(const UniqueIdInfo& id, int rank, int nranks, const Soc
   gethostname(in.host, sizeof in.host - 1);
   Answer a{};
   Status s = sendAll(c.get(), &in, sizeof in, dl);
-  if (!isError(s)) s = recvAll(c.get(), &a, sizeof a, dl == kNoDeadline ? dl : dl + kAnswerGraceMs);
+  if (!isError(s)) s = recvAll(c.get(), &a, sizeof a, dl.later(kAnswerGraceMs));
   if (isError(s)) {
     *err = s == Status::Timeout
                ? strFormat("the rendezvous at %s did not answer within GSHMEM_TIMEOUT (%ld s)", id.root.str().c_str(),

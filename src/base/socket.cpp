@@ -10,7 +10,6 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -59,24 +58,6 @@ bool fromSockaddr(const sockaddr* sa, SockAddr* out) {
   }
   *out = a;
   return true;
-}
-
-/// Milliseconds left until @p dl for poll(): -1 for no deadline, 0 once passed.
-int pollMs(Deadline dl) {
-  if (dl == kNoDeadline) return -1;
-  const int64_t left = dl - monotonicMs();
-  return left <= 0 ? 0 : (left > 1000000 ? 1000000 : static_cast<int>(left));
-}
-
-/// Wait until @p fd has @p events or @p dl passes; Ok, Timeout, or SystemError (errno logged by the caller).
-Status waitFd(int fd, short events, Deadline dl) {
-  for (;;) {
-    pollfd p{fd, events, 0};
-    const int rc = poll(&p, 1, pollMs(dl));
-    if (rc > 0) return Status::Ok;
-    if (rc == 0) return Status::Timeout;
-    if (errno != EINTR) return Status::SystemError;
-  }
 }
 
 /// True when @p spec (comma-separated prefixes, '^' to exclude) admits interface @p name.
@@ -133,14 +114,6 @@ bool SockAddr::loopback() const {
   static const uint8_t kLo6[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
   return family == AF_INET6 && std::memcmp(addr, kLo6, 16) == 0;
 }
-
-int64_t monotonicMs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return int64_t(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
-}
-
-Deadline deadlineIn(long timeout_s) { return timeout_s > 0 ? monotonicMs() + int64_t(timeout_s) * 1000 : kNoDeadline; }
 
 Status localAddressChoose(const std::string& ifname, SockAddr* out, std::string* err) {
   if (ifname.empty() && hostnameRoute(out)) return Status::Ok;
@@ -199,7 +172,7 @@ Status socketListen(const SockAddr& at, UniqueFd* out, SockAddr* bound, std::str
   return Status::Ok;
 }
 
-Status socketConnect(const SockAddr& to, Deadline dl, UniqueFd* out, std::string* err) {
+Status socketConnect(const SockAddr& to, const Deadline& dl, UniqueFd* out, std::string* err) {
   int last = 0;
   for (int attempt = 0;; ++attempt) {
     UniqueFd s(socket(to.family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
@@ -226,14 +199,14 @@ Status socketConnect(const SockAddr& to, Deadline dl, UniqueFd* out, std::string
     last = errno;
     if (last != ECONNREFUSED && last != ENETUNREACH && last != EHOSTUNREACH && last != ETIMEDOUT && last != EAGAIN)
       break;
-    if (monotonicMs() >= dl) break;
+    if (dl.expired()) break;
     usleep(attempt < 20 ? 10000 : 100000);  // the listener may not be up yet
   }
   *err = strFormat("cannot connect to %s: %s", to.str().c_str(), last ? strerror(last) : "timed out");
   return Status::RemoteError;
 }
 
-Status socketAccept(int listener, Deadline dl, UniqueFd* out, std::string* err) {
+Status socketAccept(int listener, const Deadline& dl, UniqueFd* out, std::string* err) {
   for (;;) {
     Status w = waitFd(listener, POLLIN, dl);
     if (w == Status::Timeout) return Status::Timeout;
@@ -249,38 +222,6 @@ Status socketAccept(int listener, Deadline dl, UniqueFd* out, std::string* err) 
       return Status::SystemError;
     }
   }
-}
-
-Status sendAll(int fd, const void* buf, std::size_t n, Deadline dl) {
-  const char* p = static_cast<const char*>(buf);
-  while (n > 0) {
-    const ssize_t k = send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (k > 0) {
-      p += k;
-      n -= static_cast<std::size_t>(k);
-    } else if (k < 0 && (errno == EAGAIN || errno == EINTR)) {
-      if (waitFd(fd, POLLOUT, dl) == Status::Timeout) return Status::Timeout;
-    } else {
-      return Status::RemoteError;
-    }
-  }
-  return Status::Ok;
-}
-
-Status recvAll(int fd, void* buf, std::size_t n, Deadline dl) {
-  char* p = static_cast<char*>(buf);
-  while (n > 0) {
-    const ssize_t k = recv(fd, p, n, MSG_DONTWAIT);
-    if (k > 0) {
-      p += k;
-      n -= static_cast<std::size_t>(k);
-    } else if (k < 0 && (errno == EAGAIN || errno == EINTR)) {
-      if (waitFd(fd, POLLIN, dl) == Status::Timeout) return Status::Timeout;
-    } else {
-      return Status::RemoteError;  // closed (k == 0) or reset
-    }
-  }
-  return Status::Ok;
 }
 
 void socketKeepalive(int fd, long timeout_s) {

@@ -1,12 +1,13 @@
 // TCP plumbing for the socket bootstrap (socket_bootstrap.cpp, rendezvous.cpp): addresses in a fixed-size form
-// that travels in the unique id, and blocking reads and writes bounded by a deadline (descriptors are UniqueFd,
-// base/unique_fd.hpp).
+// that travels in the unique id, and connect and accept bounded by a deadline; reads and writes are base/deadline.hpp's
+// sendAll and recvAll (descriptors are UniqueFd, base/unique_fd.hpp).
 // No MPI, no threads of its own. Private to src/base.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
+#include "base/deadline.hpp"
 #include "base/status.hpp"
 #include "base/unique_fd.hpp"
 
@@ -23,13 +24,6 @@ struct SockAddr {
 };
 static_assert(sizeof(SockAddr) == 24, "SockAddr travels in the unique id and in check-ins");
 
-/// Milliseconds on the monotonic clock; a deadline of kNoDeadline never passes.
-using Deadline = int64_t;
-constexpr Deadline kNoDeadline = INT64_MAX;
-int64_t monotonicMs();
-/// Now + timeout_s seconds; kNoDeadline when timeout_s <= 0 (GSHMEM_TIMEOUT=0).
-Deadline deadlineIn(long timeout_s);
-
 /// The address this process offers to the others. @p ifname: "" picks the address of the interface that routes to
 /// this host's name, else the first up non-loopback interface, else loopback; otherwise a comma-separated list of
 /// interface-name prefixes to use ("eth,ib"), or to avoid when led by '^' ("^docker,lo"). On failure *err names the
@@ -40,13 +34,9 @@ Status localAddressChoose(const std::string& ifname, SockAddr* out, std::string*
 Status socketListen(const SockAddr& at, UniqueFd* out, SockAddr* bound, std::string* err);
 /// Connect to @p to, retrying refused or unreachable attempts until @p dl; the socket is non-blocking inside but
 /// the calls below make it behave as blocking with a deadline.
-Status socketConnect(const SockAddr& to, Deadline dl, UniqueFd* out, std::string* err);
+Status socketConnect(const SockAddr& to, const Deadline& dl, UniqueFd* out, std::string* err);
 /// Accept one connection on @p listener by @p dl (Timeout when it passes).
-Status socketAccept(int listener, Deadline dl, UniqueFd* out, std::string* err);
-/// Write all @p n bytes by @p dl. RemoteError when the peer closed or reset (no SIGPIPE).
-Status sendAll(int fd, const void* buf, std::size_t n, Deadline dl);
-/// Read exactly @p n bytes by @p dl. RemoteError when the peer closed first, Timeout when @p dl passed.
-Status recvAll(int fd, void* buf, std::size_t n, Deadline dl);
+Status socketAccept(int listener, const Deadline& dl, UniqueFd* out, std::string* err);
 /// Keepalive probes so that a peer host that vanishes without a reset is found within about @p timeout_s.
 void socketKeepalive(int fd, long timeout_s);
 

@@ -60,9 +60,9 @@ bool lockWithin(std::mutex& m, int64_t ms) {
     m.lock();
     return true;
   }
-  const int64_t end = monotonicMs() + ms;
+  const Deadline d = Deadline::afterMs(ms);
   while (!m.try_lock()) {
-    if (monotonicMs() >= end) return false;
+    if (d.expired()) return false;
     usleep(1000);
   }
   return true;
@@ -147,7 +147,7 @@ Status SocketBootstrap::init(const UniqueIdInfo& id, const SocketBootstrapArgs& 
 }
 
 Status SocketBootstrap::ringConnect(const UniqueFd& listener, const SockAddr& next, std::string* err) {
-  const Deadline dl = deadlineIn(timeout_s_);
+  const Deadline dl(timeout_s_);
   const Hello mine{kHelloMagic, rank_, nonce_};
   if (isError(socketConnect(next, dl, &sock_[kNext], err)) || isError(sendAll(sock_[kNext].get(), &mine, sizeof mine,
                                                                               dl))) {
@@ -167,7 +167,7 @@ Status SocketBootstrap::ringConnect(const UniqueFd& listener, const SockAddr& ne
     }
     GSHMEM_CHECK(s);
     Hello h{};
-    if (isError(recvAll(c.get(), &h, sizeof h, monotonicMs() + 5000))) continue;
+    if (isError(recvAll(c.get(), &h, sizeof h, Deadline::afterMs(5000)))) continue;
     if (h.magic == kHelloMagic && h.nonce == nonce_ && h.rank == peerOf(kPrev)) sock_[kPrev] = std::move(c);
   }
   socketKeepalive(sock_[kPrev].get(), timeout_s_);
@@ -205,12 +205,12 @@ Status SocketBootstrap::sendFrame(int side, uint32_t type, const void* p, uint32
   const Frame f{type, len, from, code};
   std::memcpy(buf.data(), &f, sizeof f);
   if (len) std::memcpy(buf.data() + sizeof f, p, len);
-  const Deadline dl = type == kAbort || type == kLeave ? monotonicMs() + 1000 : deadlineIn(timeout_s_);
+  const Deadline dl = type == kAbort || type == kLeave ? Deadline::afterMs(1000) : Deadline(timeout_s_);
   return sendAll(sock_[side].get(), buf.data(), buf.size(), dl);
 }
 
 Status SocketBootstrap::recvData(void* out, std::size_t n) {
-  const Deadline dl = deadlineIn(timeout_s_);
+  const Deadline dl(timeout_s_);
   std::unique_lock<std::mutex> lk(mu_);
   while (data_.empty()) {
     if (closed_[kPrev]) {
@@ -218,14 +218,14 @@ Status SocketBootstrap::recvData(void* out, std::size_t n) {
                        left_[kPrev] ? "has exited without shmem_finalize" : "has finalized or closed its connection");
       return Status::RemoteError;
     }
-    const int64_t left = dl == kNoDeadline ? 1000 : dl - monotonicMs();
-    if (left <= 0) {
+    const int left = dl.pollMs();
+    if (left == 0) {
       GSHMEM_LOG_ERROR(INIT, "bootstrap: nothing from PE %d, the previous of the ring, within GSHMEM_TIMEOUT (%ld s): "
                        "some PE has not reached this collective call; call it on every PE, or raise GSHMEM_TIMEOUT",
                        peerOf(kPrev), timeout_s_);
       return Status::Timeout;
     }
-    cv_.wait_for(lk, std::chrono::milliseconds(left));
+    cv_.wait_for(lk, std::chrono::milliseconds(left < 0 ? 1000 : left));
   }
   std::vector<char> m = std::move(data_.front());
   data_.pop_front();
@@ -259,11 +259,11 @@ Status SocketBootstrap::allGather(const void* in, void* out, std::size_t bytes) 
 Status SocketBootstrap::finalize() {
   if (size_ > 1) {
     for (int side : {kPrev, kNext}) (void)sendFrame(side, kBye, nullptr, 0, rank_, 0, 1000);
-    const Deadline dl = deadlineIn(timeout_s_);
+    const Deadline dl(timeout_s_);
     std::unique_lock<std::mutex> lk(mu_);
     auto done = [this](int s) { return bye_[s] || left_[s] || closed_[s]; };
-    while (!(done(kPrev) && done(kNext)) && monotonicMs() < dl)
-      cv_.wait_for(lk, std::chrono::milliseconds(dl == kNoDeadline ? 1000 : dl - monotonicMs()));
+    for (int left; !(done(kPrev) && done(kNext)) && (left = dl.pollMs()) != 0;)
+      cv_.wait_for(lk, std::chrono::milliseconds(left < 0 ? 1000 : left));
     if (!(done(kPrev) && done(kNext)))
       GSHMEM_LOG_WARN(INIT, "bootstrap: PE %d did not finalize within GSHMEM_TIMEOUT; closing anyway",
                       done(kPrev) ? peerOf(kNext) : peerOf(kPrev));
@@ -308,9 +308,9 @@ void SocketBootstrap::receive() {
 bool SocketBootstrap::readFrame(int side) {
   Frame f{};
   const int fd = sock_[side].get();
-  if (isError(recvAll(fd, &f, sizeof f, deadlineIn(timeout_s_))) || f.len > kMaxFrame) return false;
+  if (isError(recvAll(fd, &f, sizeof f, Deadline(timeout_s_))) || f.len > kMaxFrame) return false;
   std::vector<char> payload(f.len);
-  if (f.len && isError(recvAll(fd, payload.data(), f.len, deadlineIn(timeout_s_)))) return false;
+  if (f.len && isError(recvAll(fd, payload.data(), f.len, Deadline(timeout_s_)))) return false;
   if (f.type == kAbort) onAbort(side, f, std::string(payload.begin(), payload.end()));
   std::lock_guard<std::mutex> lk(mu_);
   if (f.type == kData) data_.push_back(std::move(payload));

@@ -5,7 +5,6 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,21 +19,9 @@ namespace gshmem {
 
 namespace {
 
-int64_t nowNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
 Status sysFail(const char* what, std::string* err, Status s = Status::SystemError) {
   *err = std::string(what) + ": " + strerror(errno);
   return s;
-}
-
-std::string waitedFor(const Deadline& d) {
-  char b[64];
-  snprintf(b, sizeof b, "%g s", d.timeoutSeconds());
-  return b;
 }
 
 /// An abstract Unix address (a leading NUL, then the name, no terminator) and a fresh non-blocking stream socket.
@@ -58,17 +45,6 @@ Status abstractSocket(const std::string& name, AbstractSocket* out, std::string*
   return out->sock ? Status::Ok : sysFail("socket", err);
 }
 
-/// Wait until @p fd is ready for @p events: 1 ready, 0 the deadline passed, -1 poll failed (errno set).
-int waitReady(int fd, short events, const Deadline& d) {
-  for (;;) {
-    pollfd p{fd, events, 0};
-    int r = poll(&p, 1, d.pollMs());
-    if (r > 0) return 1;
-    if (r == 0) return 0;
-    if (errno != EINTR) return -1;
-  }
-}
-
 /// The effective uid of the process at the other end of @p fd (as it was when it connected or listened).
 bool peerUid(int fd, uid_t* uid) {
   ucred c{};
@@ -76,48 +52,6 @@ bool peerUid(int fd, uid_t* uid) {
   if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &c, &len) != 0) return false;
   *uid = c.uid;
   return true;
-}
-
-/// Read exactly @p n bytes. RemoteError when the peer closes first, Timeout when the deadline passes.
-Status readFull(int fd, void* buf, std::size_t n, const Deadline& d, std::string* err) {
-  char* p = static_cast<char*>(buf);
-  while (n > 0) {
-    int r = waitReady(fd, POLLIN, d);
-    if (r == 0) {
-      *err = "nothing received within " + waitedFor(d);
-      return Status::Timeout;
-    }
-    if (r < 0) return sysFail("poll", err);
-    ssize_t got = recv(fd, p, n, MSG_DONTWAIT);
-    if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (got < 0) return sysFail("recv", err, Status::RemoteError);
-    if (got == 0) {
-      *err = "the connection was closed";
-      return Status::RemoteError;
-    }
-    p += got;
-    n -= static_cast<std::size_t>(got);
-  }
-  return Status::Ok;
-}
-
-/// Write exactly @p n bytes (no SIGPIPE when the peer is gone).
-Status writeFull(int fd, const void* buf, std::size_t n, const Deadline& d, std::string* err) {
-  const char* p = static_cast<const char*>(buf);
-  while (n > 0) {
-    int r = waitReady(fd, POLLOUT, d);
-    if (r == 0) {
-      *err = "could not send within " + waitedFor(d);
-      return Status::Timeout;
-    }
-    if (r < 0) return sysFail("poll", err);
-    ssize_t put = send(fd, p, n, MSG_DONTWAIT | MSG_NOSIGNAL);
-    if (put < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (put < 0) return sysFail("send", err, Status::RemoteError);
-    p += put;
-    n -= static_cast<std::size_t>(put);
-  }
-  return Status::Ok;
 }
 
 /// One message: a 4-byte count, with the descriptors attached (SCM_RIGHTS).
@@ -138,12 +72,12 @@ Status sendFds(int fd, const std::vector<int>& fds, const Deadline& d, std::stri
     std::memcpy(CMSG_DATA(c), fds.data(), sizeof(int) * fds.size());
   }
   for (;;) {
-    int r = waitReady(fd, POLLOUT, d);
-    if (r == 0) {
-      *err = "could not send within " + waitedFor(d);
-      return Status::Timeout;
+    const Status w = waitFd(fd, POLLOUT, d);
+    if (w == Status::Timeout) {
+      *err = "could not send within " + d.describe();
+      return w;
     }
-    if (r < 0) return sysFail("poll", err);
+    if (isError(w)) return sysFail("poll", err);
     ssize_t put = sendmsg(fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (put == static_cast<ssize_t>(sizeof count)) return Status::Ok;
     if (put < 0 && (errno == EINTR || errno == EAGAIN)) continue;
@@ -153,18 +87,6 @@ Status sendFds(int fd, const std::vector<int>& fds, const Deadline& d, std::stri
 }
 
 }  // namespace
-
-Deadline::Deadline(double timeout_s) : timeout_s_(timeout_s) {
-  if (timeout_s > 0) end_ns_ = nowNs() + static_cast<int64_t>(timeout_s * 1e9);
-}
-
-int Deadline::pollMs() const {
-  if (timeout_s_ <= 0) return -1;
-  int64_t left = end_ns_ - nowNs();
-  if (left <= 0) return 0;
-  int64_t ms = (left + 999999) / 1000000;
-  return ms > 3600000 ? 3600000 : static_cast<int>(ms);
-}
 
 Status fdNonceMake(FdNonce* out, std::string* err) {
   char* p = reinterpret_cast<char*>(out->w);
@@ -209,12 +131,12 @@ Status FdServer::serve(const FdNonce& nonce, std::vector<int>* pending, const st
     return Status::Internal;
   }
   while (!pending->empty()) {
-    int r = waitReady(sock_.get(), POLLIN, d);
-    if (r == 0) {
-      *err = "no connection within " + waitedFor(d);
-      return Status::Timeout;
+    const Status w = waitFd(sock_.get(), POLLIN, d);
+    if (w == Status::Timeout) {
+      *err = "no connection within " + d.describe();
+      return w;
     }
-    if (r < 0) return sysFail("poll", err);
+    if (isError(w)) return sysFail("poll", err);
     UniqueFd c(accept4(sock_.get(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK));
     if (!c) {
       if (errno == EINTR || errno == EAGAIN || errno == ECONNABORTED) continue;
@@ -237,7 +159,7 @@ Status FdServer::serveOne(UniqueFd c, const FdNonce& nonce, std::vector<int>* pe
   }
   FdHello h;
   std::string why;
-  Status st = readFull(c.get(), &h, sizeof h, d, &why);
+  Status st = recvAll(c.get(), &h, sizeof h, d, &why);
   if (st == Status::Timeout) {
     *err = "a client sent no hello: " + why;
     return st;
@@ -266,7 +188,7 @@ Status FdClient::connect(const std::string& name, const FdHello& hello, const De
     if (errno == EINTR) continue;
     if (errno != EAGAIN) return sysFail("connect", err, Status::RemoteError);
     if (d.expired()) {  // the listener's backlog stayed full
-      *err = "the listener accepted nothing within " + waitedFor(d);
+      *err = "the listener accepted nothing within " + d.describe();
       return Status::Timeout;
     }
     usleep(1000);
@@ -278,7 +200,7 @@ Status FdClient::connect(const std::string& name, const FdHello& hello, const De
            std::to_string(geteuid());
     return Status::InvalidArgument;
   }
-  GSHMEM_CHECK(writeFull(s.get(), &hello, sizeof hello, d, err));
+  GSHMEM_CHECK(sendAll(s.get(), &hello, sizeof hello, d, err));
   sock_ = std::move(s);
   return Status::Ok;
 }
@@ -295,12 +217,12 @@ Status FdClient::receive(std::size_t n, const Deadline& d, std::vector<UniqueFd>
   msghdr m{};
   ssize_t got;
   for (;;) {
-    int r = waitReady(s.get(), POLLIN, d);
-    if (r == 0) {
-      *err = "no answer within " + waitedFor(d);
-      return Status::Timeout;
+    const Status w = waitFd(s.get(), POLLIN, d);
+    if (w == Status::Timeout) {
+      *err = "no answer within " + d.describe();
+      return w;
     }
-    if (r < 0) return sysFail("poll", err);
+    if (isError(w)) return sysFail("poll", err);
     m = msghdr{};
     m.msg_iov = &iov;
     m.msg_iovlen = 1;

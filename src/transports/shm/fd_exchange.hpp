@@ -9,32 +9,19 @@
 // means the same thing whatever the two processes' PID namespaces are.
 //
 // Contract: abstract socket names live in the network namespace, so both processes must share one; every wait
-// is bounded by a Deadline; sockets and descriptors are owned (UniqueFd) and closed on every path. Errors come
-// back as Status with a short lowercase reason in *err (the caller names the PEs and segments around it).
+// is bounded by a Deadline (base/deadline.hpp); sockets and descriptors are owned (UniqueFd) and closed on every
+// path. Errors come back as Status with a short lowercase reason in *err (the caller names the PEs and segments
+// around it).
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "base/deadline.hpp"
 #include "base/status.hpp"
 #include "base/unique_fd.hpp"
 
 namespace gshmem {
-
-/// A point in time on the monotonic clock by which a wait gives up.
-class Deadline {
- public:
-  /// @p timeout_s <= 0: never expires.
-  explicit Deadline(double timeout_s);
-  /// Milliseconds left, for poll(): -1 when it never expires, 0 once expired.
-  int pollMs() const;
-  bool expired() const { return pollMs() == 0; }
-  double timeoutSeconds() const { return timeout_s_; }
-
- private:
-  double timeout_s_;
-  int64_t end_ns_ = 0;
-};
 
 /// 128 random bits a server makes its socket name from and a client echoes back.
 struct FdNonce {
