@@ -11,22 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int g_ring = -1, g_src, g_sum;
-
-/* 1 when every check passed on PE `me` of `n`. */
-static int exercise(int me, int n) {
-  int good = 1;
-  g_src = me + 1;
-  shmem_barrier_all();
-  shmem_int_p(&g_ring, me, (me + 1) % n);
-  shmem_barrier_all();
-  good &= g_ring == (me + n - 1) % n;
-  good &= shmem_int_g(&g_src, (me + 1) % n) == (me + 1) % n + 1;
-  good &= shmem_int_sum_reduce(SHMEM_TEAM_WORLD, &g_sum, &g_src, 1) == 0 && g_sum == n * (n + 1) / 2;
-  shmem_barrier_all();
-  if (!good) fprintf(stderr, "comm_init: PE %d of %d: ring %d, sum %d\n", me, n, g_ring, g_sum);
-  return good;
-}
+#include "ring_exercise.h"
 
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "subset";
@@ -62,7 +47,7 @@ int main(int argc, char** argv) {
       printf("comm_init: %s job of world rank %d: %d PEs initialized in %.1f ms\n", mode, rank, csize,
              (t1 - t0) * 1e3);
     if (rc == 0) {
-      ok &= exercise(crank, csize);
+      ok &= ring_exercise("comm_init", crank, csize);
       shmem_finalize();
     }
     MPI_Comm_free(&comm);

@@ -27,23 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int g_ring = -1, g_src, g_sum;
-
-/* The good case, on PE `me` of `n`: 0 when every check passed. */
-static int exercise(int me, int n) {
-  int bad = 0;
-  g_src = me + 1;
-  shmem_barrier_all();
-  shmem_int_p(&g_ring, me, (me + 1) % n);
-  shmem_barrier_all();
-  bad |= g_ring != (me + n - 1) % n;
-  bad |= shmem_int_g(&g_src, (me + 1) % n) != (me + 1) % n + 1;
-  bad |= shmem_int_sum_reduce(SHMEM_TEAM_WORLD, &g_sum, &g_src, 1) != 0;
-  bad |= g_sum != n * (n + 1) / 2;
-  shmem_barrier_all();
-  if (bad) fprintf(stderr, "uniqueid_fork: PE %d: ring %d, sum %d\n", me, g_ring, g_sum);
-  return bad;
-}
+#include "ring_exercise.h"
 
 static int child(const char* mode, int id_fd, int rank, int n, int ready_fd) {
   unsigned char id[128];
@@ -79,7 +63,7 @@ static int child(const char* mode, int id_fd, int rank, int n, int ready_fd) {
       for (;;) shmem_barrier_all(); /* waits on the stopped PE: the watchdog's case */
     for (;;) pause(); /* idle, outside gshmem: only the bootstrap can end this process */
   }
-  const int bad = exercise(rank, n);
+  const int bad = !ring_exercise("uniqueid_fork", rank, n);
   if (strcmp(mode, "exit") == 0) exit(bad ? 4 : 0); /* no shmem_finalize: the atexit path */
   shmem_finalize();
   return bad ? 4 : 0;
