@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <dirent.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -183,6 +184,35 @@ TEST(FdExchange, WaitsAreBounded) {
   EXPECT_LT(secondsSince(t0), 5.0);
   EXPECT_EQ(pending.size(), 2u);
   EXPECT_FALSE(lonely.listening());  // closed on failure too
+}
+
+// The deadline every bounded wait of the bootstrap and the descriptor exchange uses (base/deadline.hpp).
+TEST(Deadline, NeverAfterAndLater) {
+  EXPECT_TRUE(Deadline::never().isNever());
+  EXPECT_EQ(Deadline::never().pollMs(), -1);
+  EXPECT_EQ(Deadline(-1).pollMs(), -1);  // GSHMEM_TIMEOUT=0 or below: no bound
+  EXPECT_TRUE(Deadline::afterMs(0).expired());  // a bound even at 0, unlike the seconds form
+  EXPECT_FALSE(Deadline::afterMs(0).isNever());
+  const Deadline d(2);
+  EXPECT_GT(d.pollMs(), 1000);
+  EXPECT_LE(d.pollMs(), 2000);
+  EXPECT_EQ(d.describe(), "2 s");
+  EXPECT_GT(d.later(3000).pollMs(), 4000);
+  EXPECT_TRUE(Deadline::never().later(1000).isNever());
+  int sv[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+  UniqueFd a(sv[0]), b(sv[1]);
+  char c = 0;
+  std::string err;
+  EXPECT_EQ(recvAll(a.get(), &c, 1, Deadline(0.1), &err), Status::Timeout);
+  EXPECT_EQ(err, "nothing received within 0.1 s");
+  ASSERT_EQ(sendAll(b.get(), "x", 1, Deadline(1)), Status::Ok);
+  EXPECT_EQ(recvAll(a.get(), &c, 1, Deadline(1)), Status::Ok);
+  EXPECT_EQ(c, 'x');
+  b.reset();
+  EXPECT_EQ(recvAll(a.get(), &c, 1, Deadline(1), &err), Status::RemoteError);
+  EXPECT_EQ(err, "the connection was closed");
+  EXPECT_EQ(sendAll(a.get(), "x", 1, Deadline(1)), Status::RemoteError);  // no SIGPIPE
 }
 
 TEST(FdExchange, AServerThatDiesIsSeenAtOnce) {
