@@ -17,7 +17,8 @@
 // dev_reduce_scatter, dev_all_gather, dev_broadcast, dev_all_to_all (same byte counts) and dev_barrier (0 bytes);
 // us per call = the kernel's time / iters. Each size's result is checked with one more call, as the stream rows are.
 //   mpirun -np 2 coll_bench [--max BYTES] [--dev-max BYTES (64 MiB)] [--mode stream|device|both (both)]
-//                           [--init uid|mpi (NVSHMEM build only)]
+//                           [--min BYTES] [--only NAME,NAME...] [--init uid|mpi (NVSHMEM build only)]
+// --min skips the smaller sizes; --only keeps the collectives named (all_reduce, reduce_scatter, ...).
 #include <mpi.h>
 
 #include <cstdio>
@@ -52,6 +53,17 @@ enum Coll { kAllReduce, kReduceScatter, kAllGather, kBroadcast, kAllToAll, kColl
 const char* kCollNames[] = {"all_reduce", "reduce_scatter", "all_gather", "broadcast", "all_to_all"};
 
 int g_me = 0, g_np = 1;
+size_t g_min = 0;              ///< --min: smaller sizes are skipped
+const char* g_only = nullptr;  ///< --only: the comma-separated collectives to run (all when null)
+
+/// Whether --only keeps collective `name` (a whole item of the list).
+bool wanted(const char* name) {
+  if (!g_only) return true;
+  const size_t len = std::strlen(name);
+  for (const char* p = g_only; (p = std::strstr(p, name)) != nullptr; p += len)
+    if ((p == g_only || p[-1] == ',') && (p[len] == ',' || p[len] == 0)) return true;
+  return false;
+}
 #if defined(COLL_NCCL)
 ncclComm_t g_comm;
 #endif
@@ -204,8 +216,10 @@ long timeRows(bool dev, float* dst, float* src, size_t max, cudaStream_t s, cuda
   const int ncoll = dev ? kColls + 1 : kColls;  // the device barrier row comes last
   for (int c = 0; c < ncoll; ++c) {
     const bool barrier = c == kColls;
+    if (!wanted(dev ? kDevNames[c] : kCollNames[c])) continue;
     for (size_t step = 8 * g_np; step <= max; step *= 8) {
       const size_t bytes = barrier ? 0 : step;
+      if (!barrier && bytes < g_min) continue;
       const int iters = bytes <= (size_t(1) << 20) ? 200 : bytes <= (size_t(16) << 20) ? 50 : 10;
       calls(dev, c, dst, src, bytes, 5, s);
       CK(cudaStreamSynchronize(s));
@@ -232,9 +246,10 @@ long timeRows(bool dev, float* dst, float* src, size_t max, cudaStream_t s, cuda
   return bad_total;
 }
 
-/// Command line: --max, --dev-max, --mode stream|device|both, --init uid|mpi (NVSHMEM build).
+/// Command line: --max, --dev-max, --min, --only, --mode stream|device|both, --init uid|mpi (NVSHMEM build).
 struct Args {
-  size_t max = size_t(256) << 20, dev_max = size_t(64) << 20;
+  size_t max = size_t(256) << 20, dev_max = size_t(64) << 20, min = 0;
+  const char* only = nullptr;
   bool stream_rows = true, dev_rows = true, mpi_init = false;
 };
 Args parseArgs(int argc, char** argv) {
@@ -242,6 +257,8 @@ Args parseArgs(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; ++i) {
     if (!std::strcmp(argv[i], "--max")) a.max = std::strtoull(argv[i + 1], nullptr, 0);
     if (!std::strcmp(argv[i], "--dev-max")) a.dev_max = std::strtoull(argv[i + 1], nullptr, 0);
+    if (!std::strcmp(argv[i], "--min")) a.min = std::strtoull(argv[i + 1], nullptr, 0);
+    if (!std::strcmp(argv[i], "--only")) a.only = argv[i + 1];
     if (!std::strcmp(argv[i], "--init")) a.mpi_init = !std::strcmp(argv[i + 1], "mpi");
     if (!std::strcmp(argv[i], "--mode")) {
       a.stream_rows = std::strcmp(argv[i + 1], "device") != 0;
@@ -260,6 +277,7 @@ Args parseArgs(int argc, char** argv) {
 int main(int argc, char** argv) {
   const Args args = parseArgs(argc, argv);
   const size_t max = args.max;
+  g_min = args.min, g_only = args.only;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &g_me);
   MPI_Comm_size(MPI_COMM_WORLD, &g_np);

@@ -170,6 +170,47 @@ TEST_F(GpuColl, StreamReducescatterBroadcastFcollectAlltoall) {
     shmem_free(dst);
   }
 }
+// Reductions above a scratch slot called back to back on one stream with one dest, no host synchronization
+// between them (on two PEs: the direct form, where the peer writes into this PE's dest): each call's result is
+// copied aside on the stream before the next call overwrites it. Odd counts put the halves off 16-byte boundaries.
+TEST_F(GpuColl, StreamLargeReductionsBackToBack) {
+  const size_t n = (3u << 20) + 5;  // items per PE: 12 MiB of int32, above a slot
+  cudaStream_t s;
+  CK(cudaStreamCreate(&s));
+  int32_t* src = alloc<int32_t>(n * np_);
+  int32_t* dst = alloc<int32_t>(n);
+  int32_t* keep = nullptr;
+  CK(cudaMalloc(&keep, 4 * n * sizeof(int32_t)));
+  std::vector<int32_t> v(n * np_);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = me_ * 7919 + static_cast<int32_t>(i % 100003);
+  put(src, v);
+  for (int r = 0; r < 4; ++r) {  // reduce, reducescatter, reduce, reducescatter
+    if (r % 2 == 0)
+      ASSERT_EQ(gshmemx_int32_sum_reduce_on_stream(GSHMEM_TEAM_WORLD, dst, src + r, n - 4, s), 0);
+    else
+      ASSERT_EQ(gshmemx_int32_max_reducescatter_on_stream(GSHMEM_TEAM_WORLD, dst, src, n, s), 0);
+    CK(cudaMemcpyAsync(keep + r * n, dst, n * sizeof(int32_t), cudaMemcpyDeviceToDevice, s));
+  }
+  CK(cudaStreamSynchronize(s));
+  std::vector<int32_t> got = get(keep, 4 * n);
+  for (int r = 0; r < 4; ++r) {
+    int bad = 0;
+    for (size_t i = 0; i < (r % 2 == 0 ? n - 4 : n); ++i) {
+      int32_t want = r % 2 == 0 ? 0 : INT32_MIN;
+      for (int pe = 0; pe < np_; ++pe) {
+        const int32_t x = pe * 7919 + static_cast<int32_t>((r % 2 == 0 ? i + r : me_ * n + i) % 100003);
+        want = r % 2 == 0 ? want + x : (x > want ? x : want);
+      }
+      bad += got[r * n + i] != want;
+    }
+    EXPECT_EQ(bad, 0) << (r % 2 == 0 ? "reduce" : "reducescatter") << " call " << r;
+  }
+  CK(cudaFree(keep));
+  shmem_free(src);
+  shmem_free(dst);
+  CK(cudaStreamDestroy(s));
+}
+
 
 /// Small calls take the low-latency exchange (4 data bytes per 8-byte store): items of 1 and 2 bytes, counts that
 /// end inside a 4-byte unit, and byte counts and source addresses that are not multiples of 4.

@@ -5,6 +5,9 @@
 //   * on the world, when a PE's contribution to each PE fits a scratch slot (deviceCollSlotBytes): one kernel, the
 //     one-round exchange through the scratch (coll__funcs.cuh), over as many blocks as the bytes warrant; up to
 //     GSHMEM_DEVICE_COLL_LL_MAX, its low-latency form (coll_ll__funcs.cuh);
+//   * on a world of two PEs above that, reduce and reducescatter with dest and source apart
+//     (GSHMEM_DEVICE_COLL_DIRECT): one kernel; each PE's dest is where the peer's contribution lands, chunk flags
+//     order the combine after it (coll_direct__funcs.cuh);
 //   * on the world above that, reduce (GSHMEM_DEVICE_COLL_PIPELINE): one kernel that streams each part through the
 //     scratch in sub-chunks with flags and acknowledgements (coll_pipe__funcs.cuh), so only writes cross the links
 //     (reducescatter takes the data phase below: on 2x H200 its pull was 5-12% faster than the pipeline);
@@ -28,6 +31,7 @@
 #include "gshmem/device/impl/coll__decls.cuh"
 #include "gshmem/device/impl/coll_ll__funcs.cuh"
 #include "gshmem/device/impl/coll_pipe__funcs.cuh"
+#include "gshmem/device/impl/coll_direct__funcs.cuh"
 #include "core/device/coll_staged.cuh"
 
 namespace gshmem::device {
@@ -56,6 +60,12 @@ __global__ void __launch_bounds__(kThreads) exchangeKernelLL(DeviceHandle h, int
 template <int Op, typename T>
 __global__ void __launch_bounds__(kThreads) pipeKernel(DeviceHandle h, uint64_t epoch, T* d, const T* s, size_t n) {
   dev::pipeReducePart<kScopeBlock, Op, T>(h, epoch, d, s, n, blockIdx.x, gridDim.x);
+}
+
+template <int Op, typename T>
+__global__ void __launch_bounds__(kThreads) directKernel(DeviceHandle h, uint64_t epoch, T* d, const T* s, size_t n,
+                                                         int scatter, size_t ci) {
+  dev::directReducePart<kScopeBlock, Op, T>(h, epoch, d, s, n, scatter != 0, ci, blockIdx.x, gridDim.x);
 }
 
 template <int Op, typename T>
@@ -216,6 +226,9 @@ void ceMove(const char* call, const DeviceHandle& h, dev::CollKind kind, char* d
   launchBarrier(h, false, st);
 }
 
+/// Whether [a, a + na) and [b, b + nb) do not overlap.
+bool apart(const char* a, std::size_t na, const char* b, std::size_t nb) { return a + na <= b || b + nb <= a; }
+
 /// Run a collective that sends @p c bytes to each member: on the world, the one-round exchange when c fits a slot;
 /// above, the pipeline (reduce) or the copy engines (movers) where configured; else sync + phase(blocks) + sync.
 template <int Op, typename T, class Phase>
@@ -241,6 +254,13 @@ int run(const char* call, const Coll& k, dev::CollKind kind, void* d, const void
   const bool world = k.id == GSHMEM_TEAM_WORLD;
   if (world && c <= slot) {
     exchange<Op, T>(h, kind, dc, sc, c, root, st);
+  } else if (world && reduction && h.n_pes == 2 && params().DEVICE_COLL_DIRECT &&
+             apart(dc, c, sc, kind == dev::kCollReducescatter ? 2 * c : c)) {
+    const std::size_t ci = std::max<std::size_t>(params().DEVICE_COLL_DIRECT_CHUNK / 16 * 16 / sizeof(T), 1);
+    const unsigned parts = std::min(blocksFor(bytes), residentCap<directKernel<Op, T>>());
+    directKernel<Op, T><<<parts, kThreads, 0, st>>>(h, nextEpoch(h), reinterpret_cast<T*>(dc),
+                                                    reinterpret_cast<const T*>(sc), c / sizeof(T),
+                                                    kind == dev::kCollReducescatter ? 1 : 0, ci);
   } else if (world && kind == dev::kCollReduce && params().DEVICE_COLL_PIPELINE) {
     // Sub-slots of at least 8 KiB: a part's piece of a slot holds two.
     const unsigned parts = std::min({blocksFor(bytes), static_cast<unsigned>(slot / (16 << 10)),
