@@ -26,37 +26,55 @@ MPI="mpirun --allow-run-as-root --bind-to none -x LD_LIBRARY_PATH -x GSHMEM_P2P 
   -x GSHMEM_SYMMETRIC_SIZE_DEVICE -x CUDA_VISIBLE_DEVICES -x GSHMEM_TRANSPORTS -x GSHMEM_INFO"
 export GSHMEM_SYMMETRIC_SIZE=256M GSHMEM_SYMMETRIC_SIZE_DEVICE=1G
 
+# PEs sharing one GPU run under MPS (one daemon, stopped after them).
+mps_on() {
+  command -v nvidia-cuda-mps-control > /dev/null || { say "MPS: not available"; return; }
+  export CUDA_MPS_PIPE_DIRECTORY=/tmp/gshmem-mps CUDA_MPS_LOG_DIRECTORY=/tmp/gshmem-mps-log
+  mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+  nvidia-cuda-mps-control -d && MPI0=$MPI && MPI="$MPI -x CUDA_MPS_PIPE_DIRECTORY -x CUDA_MPS_LOG_DIRECTORY"
+}
+mps_off() {
+  [ -n "${CUDA_MPS_PIPE_DIRECTORY:-}" ] && echo quit | nvidia-cuda-mps-control && sleep 1 && MPI=$MPI0
+  unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+}
+# A program that leaves without finalize ends with its own status (0 / 7), or, where a PE left while its peer still
+# waited on it (the work variant), within GSHMEM_TIMEOUT (10 s here) with a message naming the PE.
+exit_tests() {
+  for how in "return" "exit 7 work"; do for p2p in 1 0; do
+    GSHMEM_TIMEOUT=10 GSHMEM_P2P=$p2p timeout 60 $MPI -x GSHMEM_TIMEOUT -np 2 "$B/tests/gpu/gpu_exit_test" $how > "$OUT/exit_${how// /_}_$p2p.log" 2>&1
+    say "gpu_exit_test $how P2P=$p2p rc $? $(grep -h 'gshmem: PE' "$OUT/exit_${how// /_}_$p2p.log" | grep -v 'ends without' | head -1)"
+  done; done
+}
+
 if [ "$PART" = 1 ]; then
   say "date $(date -u +%FT%TZ)"; nvidia-smi -L | tee -a "$S"; nvidia-smi topo -m 2>&1 | head -8 | tee -a "$S"
   say "---- signal_probe (raw put-with-signal instruction sequences, 2 GPUs, no runtime)"
   timeout 60 "$P/signal_probe" 20000 2>&1 | tee -a "$S"
   GPU_BENCH_ARGS=" " PARTS=tests,bench,nvshmem,osu timeout 420 scripts/gpu-run.sh "$B" > "$OUT/gpu-run.txt" 2>&1
   say "gpu-run rc $?"; cat "$OUT/summary.txt" >> "$S"
-  say "---- GPU tests, PEs sharing GPU 0"
+  say "---- GPU tests, PEs sharing GPU 0 (MPS)"
+  mps_on
   for np in 1 2; do for p2p in 1 0; do
     CUDA_VISIBLE_DEVICES=0 GSHMEM_P2P=$p2p timeout 90 $MPI -np $np "$B/tests/gpu/gpu_device_tests" --gtest_color=no > "$OUT/shared_np${np}_p2p$p2p.log" 2>&1
     say "shared GPU np$np P2P=$p2p rc $? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/shared_np${np}_p2p$p2p.log" | tr '\n' ' ')"
   done; done
-  for how in "return" "exit 7 work"; do for p2p in 1 0; do
-    GSHMEM_P2P=$p2p timeout 60 $MPI -np 2 "$B/tests/gpu/gpu_exit_test" $how > "$OUT/exit_${how// /_}_$p2p.log" 2>&1
-    say "gpu_exit_test $how P2P=$p2p rc $?"
-  done; done
+  mps_off
+  exit_tests
 elif [ "$PART" = 3 ]; then
   say "date $(date -u +%FT%TZ)"; nvidia-smi -L | tee -a "$S"
   for p2p in 1 0; do
     GSHMEM_P2P=$p2p timeout 120 $MPI -np 2 "$B/tests/gpu/gpu_device_tests" --gtest_color=no > "$OUT/tests2gpu_p2p$p2p.log" 2>&1
     say "2 GPUs np2 P2P=$p2p rc $? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/tests2gpu_p2p$p2p.log" | tr '\n' ' ')"
   done
+  mps_on  # PEs sharing a GPU: without MPS a kernel waiting for another PE's signal holds the GPU for its slice
   for np in 1 2 4; do
     CUDA_VISIBLE_DEVICES=0 GSHMEM_P2P=1 timeout 150 $MPI -np $np --oversubscribe "$B/tests/gpu/gpu_device_tests" --gtest_color=no > "$OUT/shared_np$np.log" 2>&1
-    say "shared GPU np$np P2P=1 rc $? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/shared_np$np.log" | tr '\n' ' ')"
+    say "shared GPU np$np P2P=1 (MPS) rc $? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/shared_np$np.log" | tr '\n' ' ')"
   done
+  mps_off
   GSHMEM_TRANSPORTS=ucx GSHMEM_P2P=0 timeout 120 $MPI -np 2 "$B/tests/gpu/gpu_device_tests" --gtest_color=no > "$OUT/tests_ucx.log" 2>&1
   say "2 GPUs np2 forced UCX rc $? $(grep -E '^\[  (PASSED|FAILED) ' "$OUT/tests_ucx.log" | tr '\n' ' ')"
-  for how in "return" "exit 7 work"; do for p2p in 1 0; do
-    GSHMEM_P2P=$p2p timeout 60 $MPI -np 2 "$B/tests/gpu/gpu_exit_test" $how > "$OUT/exit_${how// /_}_$p2p.log" 2>&1
-    say "gpu_exit_test $how P2P=$p2p rc $?"
-  done; done
+  exit_tests
   grep -hE "FAILED|Failure|gshmem: PE" "$OUT"/tests2gpu_*.log "$OUT"/shared_np*.log "$OUT"/tests_ucx.log | head -20 | tee -a "$S"
   say "---- signal_probe"; timeout 60 "$P/signal_probe" 20000 2>&1 | grep VARIANT | tee -a "$S"
   GPU_BENCH_ARGS=" " SKIP_PROXY_BENCH=1 PARTS=bench,nvshmem timeout 200 scripts/gpu-run.sh "$B" > "$OUT/gpu-run.txt" 2>&1

@@ -203,7 +203,7 @@ CeStreams& ceStreams(const char* call, int n) {
 
 /// Broadcast, fcollect or alltoall of @p c bytes per PE through the copy engines: every PE's dest is free after
 /// the entry barrier; each destination PE gets one copy on its own side stream (forked from and joined back into
-/// st); the exit barrier makes every copy visible everywhere.
+/// st), this PE's own part by a copy kernel; the exit barrier makes every copy visible everywhere.
 void ceMove(const char* call, const DeviceHandle& h, dev::CollKind kind, char* d, const char* s, std::size_t c,
             int root, cudaStream_t st) {
   const int n = h.n_pes, me = h.my_pe;
@@ -218,7 +218,12 @@ void ceMove(const char* call, const DeviceHandle& h, dev::CollKind kind, char* d
     const auto off = static_cast<std::size_t>(d + doff - h.heap_base);
     char* to = q == me ? d + doff : static_cast<char*>(backendPeerPtr(q, off));
     if ((e = cudaStreamWaitEvent(cs.side[k], cs.fork, 0)) != cudaSuccess) break;
-    if ((e = cudaMemcpyAsync(to, s + soff, c, cudaMemcpyDeviceToDevice, cs.side[k])) != cudaSuccess) break;
+    if (q == me) {  // SM stores: a copy engine copy here would queue behind the copies over the links
+      copyKernel<<<blocksFor(c), kThreads, 0, cs.side[k]>>>(to, s + soff, c);
+      if ((e = cudaGetLastError()) != cudaSuccess) break;
+    } else if ((e = cudaMemcpyAsync(to, s + soff, c, cudaMemcpyDeviceToDevice, cs.side[k])) != cudaSuccess) {
+      break;
+    }
     if ((e = cudaEventRecord(cs.done[k], cs.side[k])) != cudaSuccess) break;
     e = cudaStreamWaitEvent(st, cs.done[k], 0);
   }
