@@ -245,6 +245,11 @@ int main(int argc, char** argv) {
       if (bytes > 0) printf("VARIANT %s %.1f GB/s\n", name, bytes * iters / ms / 1e6);
       else printf("VARIANT %s %.3f us\n", name, ms * 1e3 / iters / (bytes < 0 ? -bytes : 1));
     };
+    if (peerbuf) {  // host-side cost of one 8-byte stream put: the API beside bare copy-engine copies
+      timeit("api_putmem_on_stream_8B", 2000, 0, [&] { gshmemx_putmem_on_stream(buf, src, 8, peer, s); });
+      timeit("raw_memcpy_default_8B", 2000, 0, [&] { cudaMemcpyAsync(peerbuf, src, 8, cudaMemcpyDefault, s); });
+      timeit("raw_memcpy_d2d_8B", 2000, 0, [&] { cudaMemcpyAsync(peerbuf, src, 8, cudaMemcpyDeviceToDevice, s); });
+    }
     if (peerbuf) {
       const double B = double(maxsz);
       timeit("raw_chunk_U8_132x512", 20, B, [&] { bwRaw<8, false><<<132, 512, 0, s>>>(peerbuf, src, maxsz); });

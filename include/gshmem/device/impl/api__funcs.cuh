@@ -97,12 +97,17 @@ GSHMEM_DEVICE_INLINE bool compare(int cmp, T a, T b) {
 }
 
 // ------------------------------------------------------------------------------------------ translation
-template <typename T>
-GSHMEM_DEVICE_INLINE T* peerPtr(const DeviceHandle& h, const T* addr, int pe) {
+/// Base of PE pe's heap as mapped here, or nullptr (reached through the proxy).
+GSHMEM_DEVICE_INLINE char* peerBase(const DeviceHandle& h, int pe) {
   // The inline load is unconditional (index clamped) so the compiler can hoist it out of a caller's loop: a
   // conditional constant-bank load was reissued after every round trip of a fetch-add loop (+40 ns per op).
   char* b = h.peer_base_inline[pe < kInlinePeers ? pe : 0];
   if (pe >= kInlinePeers) b = h.peer_base[pe];
+  return b;
+}
+template <typename T>
+GSHMEM_DEVICE_INLINE T* peerPtr(const DeviceHandle& h, const T* addr, int pe) {
+  char* b = peerBase(h, pe);
   if (b == nullptr) return nullptr;
   return reinterpret_cast<T*>(b + (reinterpret_cast<const char*>(addr) - h.heap_base));
 }
@@ -335,18 +340,20 @@ template <typename T>
 GSHMEM_DEVICE_INLINE T atomic(const DeviceHandle& h, AmoCode op, T* dst, T value, T cond, int pe) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "atomics are 32- or 64-bit");
   using U = typename std::conditional<sizeof(T) == 8, unsigned long long, unsigned int>::type;
-  U* q = reinterpret_cast<U*>(detail::peerPtr(h, dst, pe));
-  if (q == nullptr) {
-    unsigned long long t = detail::proxyPost(h.ring, kProxyAmo, pe, static_cast<uint32_t>(op) | (sizeof(T) == 8) << 4,
-                                             detail::offsetOf(h, dst), detail::bitsOf(value), detail::bitsOf(cond),
-                                             op == kAmoCompareSwap);
-    switch (op) {
-      case kAmoSet: case kAmoAdd: case kAmoInc: case kAmoAnd: case kAmoOr: case kAmoXor: return T{};
-      default: return detail::fromBits<T>(detail::proxyResult(h.ring, t));
-    }
+  // One test of the peer's base (not of the translated address as well): the mapped path's only branch.
+  char* const b = detail::peerBase(h, pe);
+  if (__builtin_expect(b != nullptr, 1)) {
+    U* q = reinterpret_cast<U*>(b + (reinterpret_cast<const char*>(dst) - h.heap_base));
+    return detail::fromBits<T>(static_cast<uint64_t>(
+        detail::atomicOn<U>(q, op, static_cast<U>(detail::bitsOf(value)), static_cast<U>(detail::bitsOf(cond)))));
   }
-  return detail::fromBits<T>(static_cast<uint64_t>(
-      detail::atomicOn<U>(q, op, static_cast<U>(detail::bitsOf(value)), static_cast<U>(detail::bitsOf(cond)))));
+  unsigned long long t = detail::proxyPost(h.ring, kProxyAmo, pe, static_cast<uint32_t>(op) | (sizeof(T) == 8) << 4,
+                                           detail::offsetOf(h, dst), detail::bitsOf(value), detail::bitsOf(cond),
+                                           op == kAmoCompareSwap);
+  switch (op) {
+    case kAmoSet: case kAmoAdd: case kAmoInc: case kAmoAnd: case kAmoOr: case kAmoXor: return T{};
+    default: return detail::fromBits<T>(detail::proxyResult(h.ring, t));
+  }
 }
 
 namespace detail {
