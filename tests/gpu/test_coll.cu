@@ -311,6 +311,51 @@ TEST_F(GpuColl, DeviceFormsAtEveryScope) {
   shmem_free(dst);
 }
 
+/// Device broadcast (rotating root), fcollect and alltoall back to back on one dest with no barrier between calls:
+/// each PE checks each result before its next call, whose data differ (a sender writes a dest only after its owner
+/// entered the call).
+__global__ void deviceMoversKernel(int* src, int* dst, int n, int iters, int* errors) {
+  const int me = nvshmem_my_pe(), np = nvshmem_n_pes();
+  for (int it = 0; it < iters; ++it) {
+    for (int i = threadIdx.x; i < n * np; i += blockDim.x) src[i] = it * 100000 + me * 1000 + i;
+    __syncthreads();
+    const int root = it % np;
+    gshmemx_int_broadcast_block(GSHMEM_TEAM_WORLD, dst, src, n, root);
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+      if (dst[i] != it * 100000 + root * 1000 + i) atomicAdd(errors, 1);
+    __syncthreads();
+    gshmemx_int_fcollect_block(GSHMEM_TEAM_WORLD, dst, src, n);
+    for (int i = threadIdx.x; i < n * np; i += blockDim.x)
+      if (dst[i] != it * 100000 + (i / n) * 1000 + i % n) atomicAdd(errors, 1);
+    __syncthreads();
+    gshmemx_int_alltoall_block(GSHMEM_TEAM_WORLD, dst, src, n);
+    for (int i = threadIdx.x; i < n * np; i += blockDim.x)  // block me of PE (i / n)'s source
+      if (dst[i] != it * 100000 + (i / n) * 1000 + me * n + i % n) atomicAdd(errors, 1);
+    __syncthreads();
+  }
+}
+
+TEST_F(GpuColl, DeviceMoversBackToBack) {
+  if (!mapped_) GTEST_SKIP() << "a peer's device heap is not mapped here (the device forms need P2P)";
+  const int n = 37, iters = 200;
+  int* src = alloc<int>(n * np_);
+  int* dst = alloc<int>(n * np_);
+  int* errors = nullptr;
+  CK(cudaMalloc(&errors, sizeof(int)));
+  CK(cudaMemset(errors, 0, sizeof(int)));
+  CK(cudaDeviceSynchronize());
+  shmem_barrier_all();
+  deviceMoversKernel<<<1, 128>>>(src, dst, n, iters, errors);
+  CK(cudaDeviceSynchronize());
+  int e = -1;
+  CK(cudaMemcpy(&e, errors, sizeof(int), cudaMemcpyDeviceToHost));
+  EXPECT_EQ(e, 0);
+  shmem_barrier_all();
+  CK(cudaFree(errors));
+  shmem_free(src);
+  shmem_free(dst);
+}
+
 TEST_F(GpuColl, StreamBarrierOrdersPuts) {
   int* box = alloc<int>(np_);
   CK(cudaMemset(box, 0, np_ * sizeof(int)));

@@ -457,9 +457,13 @@ Status backendTeamClear(int id) {
   GSHMEM_CUDA_TRY(kWho, cudaMemcpyAsync(g.d_teams + id, &none, sizeof none, cudaMemcpyHostToDevice, l->stream));
   GSHMEM_CUDA_TRY(kWho, cudaMemsetAsync(sync + deviceTeamSyncOffset(g_rt.n_pes) + sizeof(unsigned long long) * id, 0,
                                         sizeof(unsigned long long), l->stream));
-  GSHMEM_CUDA_TRY(kWho, cudaMemsetAsync(sync + deviceTeamFlagsOffset(g_rt.n_pes) +
-                                            sizeof(unsigned long long) * std::size_t(id) * g_rt.n_pes,
-                                        0, sizeof(unsigned long long) * g_rt.n_pes, l->stream));
+  const std::size_t row = sizeof(unsigned long long) * std::size_t(id) * g_rt.n_pes;
+  const std::size_t row_bytes = sizeof(unsigned long long) * g_rt.n_pes;
+  GSHMEM_CUDA_TRY(kWho, cudaMemsetAsync(sync + deviceTeamFlagsOffset(g_rt.n_pes) + row, 0, row_bytes, l->stream));
+  GSHMEM_CUDA_TRY(kWho, cudaMemsetAsync(sync + deviceMoverSeqOffset(g_rt.n_pes) + sizeof(unsigned long long) * id, 0,
+                                        sizeof(unsigned long long), l->stream));
+  GSHMEM_CUDA_TRY(kWho, cudaMemsetAsync(sync + deviceMoverReadyOffset(g_rt.n_pes) + row, 0, row_bytes, l->stream));
+  GSHMEM_CUDA_TRY(kWho, cudaMemsetAsync(sync + deviceMoverDataOffset(g_rt.n_pes) + row, 0, row_bytes, l->stream));
   GSHMEM_CUDA_TRY(kWho, cudaStreamSynchronize(l->stream));
   return Status::Ok;
 }

@@ -7,9 +7,11 @@
 //   * Every member's heap must be mapped here (P2P: same node, GSHMEM_P2P=1; PEs sharing a GPU are mapped);
 //     a collective that finds an unmapped member stops the kernel with a one-line message. Barrier and sync
 //     reach unmapped members through the proxy, as barrier_all does.
-//   * Algorithms are push/pull over direct loads and stores, bracketed by the team barrier: the entry barrier
-//     makes every PE's source ready and every destination free, the exit barrier makes every result complete
-//     and every source reusable. A collective returns with its results visible on every PE.
+//   * Algorithms are push/pull over direct loads and stores. Reductions are bracketed by the team barrier: the entry
+//     barrier makes every PE's source ready and every destination free, the exit barrier makes every result
+//     complete and every source reusable. The device-initiated broadcast, fcollect and alltoall hand over with
+//     per-member flags instead (moverCall below). A collective returns with this PE's dest complete and its source
+//     reusable.
 //   * Reductions read every PE's source slice that this PE owns and write the reduced slice into every PE's
 //     destination (reduce-scatter then all-gather, one pass), so source and destination may be the same array.
 //   * The ranged forms (…Range) do a part of the data between the barriers; the stream forms run them from many
@@ -316,6 +318,59 @@ GSHMEM_DEVICE_INLINE int reducescatter(const DeviceHandle& h, gshmem_team_t team
   teamBarrierGroup<S>(h, t, team, false);
   return 0;
 }
+// The device-initiated broadcast, fcollect and alltoall push their data and hand it over with flags instead of two
+// barriers. Each call on a team takes the next number e of this PE's counter for the team (every member calls the
+// same collectives on it in the same order, so every member numbers a call alike). A member that will receive
+// data release-stores e into each sender's "ready" word for it (its dest is free: it finished call e - 1 and
+// entered e); a sender waits for the receiver's ready word, copies, and release-stores e into the receiver's
+// "data" word for it; a receiver returns when every sender's data word here reached e. A receiver's ready of e + 1
+// follows its return from e, so no sender writes a dest still in use; values only grow, so old words never pass.
+namespace detail {
+GSHMEM_DEVICE_INLINE unsigned long long* moverWord(const DeviceHandle& h, uint64_t off, gshmem_team_t team,
+                                                   int index, int pe) {
+  char* a = h.heap_base + h.sync_offset + off;
+  return peerPtr(h, reinterpret_cast<unsigned long long*>(a) + static_cast<size_t>(team) * h.n_pes + index, pe);
+}
+GSHMEM_DEVICE_INLINE void moverWait(const unsigned long long* w, unsigned long long v) {
+  while (ldAcquireSys(w) < v) {
+  }
+}
+/// The next call number of this PE on @p team (lead thread).
+GSHMEM_DEVICE_INLINE unsigned long long moverNext(const DeviceHandle& h, gshmem_team_t team) {
+  unsigned long long* c =
+      reinterpret_cast<unsigned long long*>(h.heap_base + h.sync_offset + deviceMoverSeqOffset(h.n_pes)) + team;
+  return ++*c;
+}
+/// Call e of a push collective on team t: member m gets `n` bytes from `src(m)` at `dst(m)` (offsets into dest and
+/// source) from every sender, senders are every member (root < 0) or the root alone. Group scope S.
+template <int S, class Dst, class Src>
+GSHMEM_DEVICE_INLINE void moverCall(const DeviceHandle& h, const DeviceTeam& t, gshmem_team_t team, char* dest,
+                                    const char* source, size_t n, int root, Dst dst, Src src) {
+  const bool lead = groupRank<S>() == 0, sends = root < 0 || t.my_index == root;
+  const uint64_t ready = deviceMoverReadyOffset(h.n_pes), data = deviceMoverDataOffset(h.n_pes);
+  unsigned long long e = 0;
+  if (lead) {
+    e = moverNext(h, team);
+    for (int k = 1; k < t.size; ++k) {  // this PE's dest is free: tell every member that sends to it
+      const int m = (t.my_index + k) % t.size;
+      if (root < 0 || m == root) stReleaseSys(moverWord(h, ready, team, t.my_index, t.pe(m)), e);
+    }
+  }
+  for (int k = 1; sends && k <= t.size; ++k) {  // the peers first, this PE's own part last
+    const int m = (t.my_index + k) % t.size;
+    if (m != t.my_index && lead) moverWait(moverWord(h, ready, team, m, h.my_pe), e);
+    groupSync<S>();
+    copy<S>(peerPtr(h, dest + dst(m), t.pe(m)), source + src(m), n);
+    groupSync<S>();  // the group's stores precede the release below (it is cumulative)
+    if (m != t.my_index && lead) stReleaseSys(moverWord(h, data, team, t.my_index, t.pe(m)), e);
+  }
+  if (lead)
+    for (int m = 0; m < t.size; ++m)
+      if (m != t.my_index && (root < 0 || m == root)) moverWait(moverWord(h, data, team, m, h.my_pe), e);
+  groupSync<S>();
+}
+}  // namespace detail
+
 template <int S>
 GSHMEM_DEVICE_INLINE int broadcastmem(const DeviceHandle& h, gshmem_team_t team, void* dest, const void* source,
                                       size_t n, int root) {
@@ -324,27 +379,26 @@ GSHMEM_DEVICE_INLINE int broadcastmem(const DeviceHandle& h, gshmem_team_t team,
     printf("gshmem: PE %d: gshmem_broadcast: root %d is not a PE of the team (0..%d)\n", h.my_pe, root, t.size - 1);
     __trap();
   }
-  teamBarrierGroup<S>(h, t, team, false);
-  broadcastPhase<S>(h, t, dest, source, n, root, 0, 1);
-  teamBarrierGroup<S>(h, t, team, false);
+  detail::moverCall<S>(h, t, team, static_cast<char*>(dest), static_cast<const char*>(source), n, root,
+                       [](int) { return size_t(0); }, [](int) { return size_t(0); });
   return 0;
 }
 template <int S>
 GSHMEM_DEVICE_INLINE int fcollectmem(const DeviceHandle& h, gshmem_team_t team, void* dest, const void* source,
                                      size_t n) {
   const DeviceTeam t = detail::collTeam(h, team, "gshmem_fcollect", true);
-  teamBarrierGroup<S>(h, t, team, false);
-  fcollectPhase<S>(h, t, dest, source, n, 0, 1);
-  teamBarrierGroup<S>(h, t, team, false);
+  const size_t mine = static_cast<size_t>(t.my_index) * n;
+  detail::moverCall<S>(h, t, team, static_cast<char*>(dest), static_cast<const char*>(source), n, -1,
+                       [mine](int) { return mine; }, [](int) { return size_t(0); });
   return 0;
 }
 template <int S>
 GSHMEM_DEVICE_INLINE int alltoallmem(const DeviceHandle& h, gshmem_team_t team, void* dest, const void* source,
                                      size_t n) {
   const DeviceTeam t = detail::collTeam(h, team, "gshmem_alltoall", true);
-  teamBarrierGroup<S>(h, t, team, false);
-  alltoallPhase<S>(h, t, dest, source, n, 0, 1);
-  teamBarrierGroup<S>(h, t, team, false);
+  const size_t mine = static_cast<size_t>(t.my_index) * n;
+  detail::moverCall<S>(h, t, team, static_cast<char*>(dest), static_cast<const char*>(source), n, -1,
+                       [mine](int) { return mine; }, [n](int m) { return static_cast<size_t>(m) * n; });
   return 0;
 }
 

@@ -120,9 +120,22 @@ GSHMEM_HOST_DEVICE constexpr uint64_t deviceTeamSyncOffset(int n_pes) {
 GSHMEM_HOST_DEVICE constexpr uint64_t deviceTeamFlagsOffset(int n_pes) {
   return deviceTeamSyncOffset(n_pes) + sizeof(unsigned long long) * kDeviceTeams;
 }
+/// Then the words of the device-initiated broadcast, fcollect and alltoall (coll__funcs.cuh), for every team id,
+/// the world's included: a call counter per id (this PE's calls of them on the team; only this PE writes it), then
+/// rows [team id][member index] of "ready" words (the call a member entered: its dest is free) and of "data" words
+/// (the call whose data a member has delivered here). Zeroed with the team's other rows.
+GSHMEM_HOST_DEVICE constexpr uint64_t deviceMoverSeqOffset(int n_pes) {
+  return deviceTeamFlagsOffset(n_pes) + sizeof(unsigned long long) * kDeviceTeams * n_pes;
+}
+GSHMEM_HOST_DEVICE constexpr uint64_t deviceMoverReadyOffset(int n_pes) {
+  return deviceMoverSeqOffset(n_pes) + sizeof(unsigned long long) * kDeviceTeams;
+}
+GSHMEM_HOST_DEVICE constexpr uint64_t deviceMoverDataOffset(int n_pes) {
+  return deviceMoverReadyOffset(n_pes) + sizeof(unsigned long long) * kDeviceTeams * n_pes;
+}
 /// The whole synchronization area that follows the user part of a device heap (a multiple of 4096).
 GSHMEM_HOST_DEVICE constexpr uint64_t deviceSyncBytes(int n_pes) {
-  return (deviceTeamFlagsOffset(n_pes) + sizeof(unsigned long long) * kDeviceTeams * n_pes + 4095) & ~uint64_t(4095);
+  return (deviceMoverDataOffset(n_pes) + sizeof(unsigned long long) * kDeviceTeams * n_pes + 4095) & ~uint64_t(4095);
 }
 
 /// A team as a collective sees it: member k is world PE start + k * stride (stride may be negative, or 0 when
