@@ -1,7 +1,8 @@
 // bfs_gpu: the Graph500 BFS (direction-optimizing, as bfs.cpp) with each search on the GPU. The graph, the search
 // keys, the validation and the statistics are the host version's (graph.cpp, validate.cpp, stats.cpp): the CSR of
 // this PE's vertex block is built on the host and copied to its GPU once; each search runs there; its parent and
-// level arrays come back for the (untimed) validation.
+// level arrays come back for the (untimed) validation. Before each search's timer the PEs meet twice: a barrier
+// on the search's stream (gshmem mode: over the device path the search communicates on) and a host barrier.
 //
 // One level (kernels: bfs_gpu_kernels.cuh), all on one stream, one host synchronisation per level:
 //   top-down   one warp per frontier vertex (a grid-wide kernel for degree > kBigDegree) visits unvisited own
@@ -220,6 +221,7 @@ void GpuSearcher::start(uint64_t root) {
   d_.qout = q_[0];
   startKernel<<<blocks(d_.words * 64 - d_.nloc, (unsigned)sms_), kThreads, 0, st_>>>(d_, root);
   BFS_CK(cudaGetLastError());
+  if (!o_.mpi) gshmemx_barrier_all_on_stream(st_);  // the PEs meet over their own path, as --mpi's over MPI's
   BFS_CK(cudaStreamSynchronize(st_));
 }
 
