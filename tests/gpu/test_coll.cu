@@ -43,6 +43,22 @@ class GpuColl : public gshmem_test::PeTest {
     EXPECT_EQ(cudaMemcpy(v.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
     return v;
   }
+  /// Runs launch(errors) once on every PE between two barriers: a kernel that counts its failures into *errors.
+  /// *count gets the failures (-1 if the count never came back).
+  template <class Launch>
+  void deviceErrors(Launch launch, int* count) {
+    *count = -1;
+    int* errors = nullptr;
+    CK(cudaMalloc(&errors, sizeof(int)));
+    CK(cudaMemset(errors, 0, sizeof(int)));
+    CK(cudaDeviceSynchronize());
+    shmem_barrier_all();
+    launch(errors);
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(count, errors, sizeof(int), cudaMemcpyDeviceToHost));
+    shmem_barrier_all();
+    CK(cudaFree(errors));
+  }
   int me_ = 0, np_ = 1;
   bool mapped_ = true;  ///< every peer mapped: the device forms need it; the stream and host forms are staged else
 };
@@ -297,16 +313,9 @@ TEST_F(GpuColl, DeviceFormsAtEveryScope) {
   const int n = 1000, iters = 20;
   int* src = alloc<int>(n);
   int* dst = alloc<int>(n * np_);
-  int* errors = nullptr;
-  CK(cudaMalloc(&errors, sizeof(int)));
-  CK(cudaMemset(errors, 0, sizeof(int)));
-  shmem_barrier_all();
-  deviceCollKernel<<<1, 256>>>(src, dst, n, iters, errors);
-  CK(cudaDeviceSynchronize());
   int e = -1;
-  CK(cudaMemcpy(&e, errors, sizeof(int), cudaMemcpyDeviceToHost));
+  deviceErrors([&](int* errors) { deviceCollKernel<<<1, 256>>>(src, dst, n, iters, errors); }, &e);
   EXPECT_EQ(e, 0);
-  CK(cudaFree(errors));
   shmem_free(src);
   shmem_free(dst);
 }
@@ -340,18 +349,9 @@ TEST_F(GpuColl, DeviceMoversBackToBack) {
   const int n = 37, iters = 200;
   int* src = alloc<int>(n * np_);
   int* dst = alloc<int>(n * np_);
-  int* errors = nullptr;
-  CK(cudaMalloc(&errors, sizeof(int)));
-  CK(cudaMemset(errors, 0, sizeof(int)));
-  CK(cudaDeviceSynchronize());
-  shmem_barrier_all();
-  deviceMoversKernel<<<1, 128>>>(src, dst, n, iters, errors);
-  CK(cudaDeviceSynchronize());
   int e = -1;
-  CK(cudaMemcpy(&e, errors, sizeof(int), cudaMemcpyDeviceToHost));
+  deviceErrors([&](int* errors) { deviceMoversKernel<<<1, 128>>>(src, dst, n, iters, errors); }, &e);
   EXPECT_EQ(e, 0);
-  shmem_barrier_all();
-  CK(cudaFree(errors));
   shmem_free(src);
   shmem_free(dst);
 }

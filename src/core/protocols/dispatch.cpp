@@ -36,14 +36,14 @@ constexpr const char* kWho = "device dispatch";
 
 /// The direct protocols: a copy through the peer's mapping at @p peer (p2p_ce or p2p_sm).
 Status direct(ProtocolId proto, char* peer, void* local, std::size_t n, Direction d, CUstream_st* stream,
-              bool blocking, bool local_device) {
+              bool blocking) {
   const bool put = d == Direction::Put;
   void* dst = put ? static_cast<void*>(peer) : local;
   const void* src = put ? static_cast<const void*>(local) : peer;
   if (proto == ProtocolId::P2pSm) {
     if (cudaError_t e = launchSmCopy(dst, src, n, stream); e != cudaSuccess) return cudaFailed(kWho, "p2p_sm copy", e);
   } else {
-    GSHMEM_CHECK(g.ipc->copyOnStream(dst, src, n, stream, local_device));
+    GSHMEM_CHECK(g.ipc->copyOnStream(dst, src, n, stream));
   }
   return blocking ? g.ipc->syncStream(stream) : Status::Ok;
 }
@@ -151,10 +151,8 @@ Status deviceRma(int pe, std::size_t off, void* local, std::size_t n, Direction 
   if (!n) return Status::Ok;
   char* peer = g.ipc->peerBase(pe);
   ProtocolId proto = peer ? ProtocolId::P2pCe : ProtocolId::Staged;
-  bool local_device = false;  // known only where the host asked: the proxy's copies name no kind
   if (who == Initiator::Host && pe != g.me) {
-    local_device = localIsDevice(local);
-    const MemPair m = local_device ? MemPair::DevDev : MemPair::HostDev;
+    const MemPair m = localIsDevice(local) ? MemPair::DevDev : MemPair::HostDev;
     const ProtocolId chosen = deviceChoice(pe, m, d, n);
     if (chosen == ProtocolId::Staged || (peer && (chosen == ProtocolId::P2pCe || chosen == ProtocolId::P2pSm)))
       proto = chosen;
@@ -165,7 +163,7 @@ Status deviceRma(int pe, std::size_t off, void* local, std::size_t n, Direction 
     if (!peer) return Status::Unsupported;
     proto = ProtocolId::P2pCe;
   }
-  return direct(proto, peer + off, local, n, d, stream, blocking, local_device);
+  return direct(proto, peer + off, local, n, d, stream, blocking);
 }
 
 Status deviceAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value, uint64_t cond, CUstream_st* stream,

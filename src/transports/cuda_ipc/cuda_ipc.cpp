@@ -191,10 +191,8 @@ void CudaIpcTransport::disconnect() {
   stream_ = nullptr;
 }
 
-Status CudaIpcTransport::copyOnStream(void* dst, const void* src, std::size_t n, CUstream_st* stream,
-                                      bool device_pair) {
-  const cudaMemcpyKind kind = device_pair ? cudaMemcpyDeviceToDevice : cudaMemcpyDefault;
-  if (cudaError_t e = cudaMemcpyAsync(dst, src, n, kind, stream); e != cudaSuccess)
+Status CudaIpcTransport::copyOnStream(void* dst, const void* src, std::size_t n, CUstream_st* stream) {
+  if (cudaError_t e = cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, stream); e != cudaSuccess)
     return cudaFailed(kWho, "cudaMemcpyAsync", e);
   return Status::Ok;
 }

@@ -54,9 +54,8 @@ class CudaIpcTransport final : public Transport {
   /// The PCI bus id of `pe`'s GPU ("" when it has no device region); known for every PE after connect.
   const std::string& peerBusId(int pe) const { return bus_[pe]; }
   /// Copy `n` bytes with the copy engine, ordered after earlier work on `stream`; not waited for. `dst` or `src`
-  /// is usually a peer pointer (peerBase + offset). device_pair: both are device memory (the copy then names its
-  /// kind, and the runtime need not look the pointers up).
-  Status copyOnStream(void* dst, const void* src, std::size_t n, CUstream_st* stream, bool device_pair = false);
+  /// is usually a peer pointer (peerBase + offset).
+  Status copyOnStream(void* dst, const void* src, std::size_t n, CUstream_st* stream);
   /// Wait for everything issued on `stream`.
   Status syncStream(CUstream_st* stream);
 

@@ -44,6 +44,11 @@ GSHMEM_DEVICE_INLINE unsigned long long ldAcquireSys(const unsigned long long* p
   asm volatile("ld.acquire.sys.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
   return v;
 }
+/// Poll *w with system-scope acquire loads until it reaches v (monotonic flag words of the collectives).
+GSHMEM_DEVICE_INLINE void waitAtLeast(const unsigned long long* w, unsigned long long v) {
+  while (ldAcquireSys(w) < v) {
+  }
+}
 GSHMEM_DEVICE_INLINE void stReleaseSys(unsigned long long* p, unsigned long long v) {
   asm volatile("st.release.sys.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }

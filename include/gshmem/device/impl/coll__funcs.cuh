@@ -331,10 +331,6 @@ GSHMEM_DEVICE_INLINE unsigned long long* moverWord(const DeviceHandle& h, uint64
   char* a = h.heap_base + h.sync_offset + off;
   return peerPtr(h, reinterpret_cast<unsigned long long*>(a) + static_cast<size_t>(team) * h.n_pes + index, pe);
 }
-GSHMEM_DEVICE_INLINE void moverWait(const unsigned long long* w, unsigned long long v) {
-  while (ldAcquireSys(w) < v) {
-  }
-}
 /// The next call number of this PE on @p team (lead thread).
 GSHMEM_DEVICE_INLINE unsigned long long moverNext(const DeviceHandle& h, gshmem_team_t team) {
   unsigned long long* c =
@@ -358,7 +354,7 @@ GSHMEM_DEVICE_INLINE void moverCall(const DeviceHandle& h, const DeviceTeam& t, 
   }
   for (int k = 1; sends && k <= t.size; ++k) {  // the peers first, this PE's own part last
     const int m = (t.my_index + k) % t.size;
-    if (m != t.my_index && lead) moverWait(moverWord(h, ready, team, m, h.my_pe), e);
+    if (m != t.my_index && lead) waitAtLeast(moverWord(h, ready, team, m, h.my_pe), e);
     groupSync<S>();
     copy<S>(peerPtr(h, dest + dst(m), t.pe(m)), source + src(m), n);
     groupSync<S>();  // the group's stores precede the release below (it is cumulative)
@@ -366,7 +362,7 @@ GSHMEM_DEVICE_INLINE void moverCall(const DeviceHandle& h, const DeviceTeam& t, 
   }
   if (lead)
     for (int m = 0; m < t.size; ++m)
-      if (m != t.my_index && (root < 0 || m == root)) moverWait(moverWord(h, data, team, m, h.my_pe), e);
+      if (m != t.my_index && (root < 0 || m == root)) waitAtLeast(moverWord(h, data, team, m, h.my_pe), e);
   groupSync<S>();
 }
 }  // namespace detail

@@ -2,10 +2,10 @@
 // exceeds a scratch slot, when dest and source do not overlap): each PE's dest is the landing area of the peer's
 // contribution, so nothing passes through the scratch, nothing is acknowledged, and only writes cross the link.
 // Block p of each PE:
-//   entry:   release-stores "entered" (acks word [p][me], value epoch << 24 | 1) in the peer and waits for the
+//   entry:   release-stores "entered" (acks word [p][me], value pipeValue(epoch, 0)) in the peer and waits for the
 //            peer's: the peer's dest is free (its earlier stream work is done) before anything is written into it;
 //   send:    copies its share of the peer's items, chunk by chunk, from source into the peer's dest and
-//            release-stores the chunk flag [p][me] in the peer (value epoch << 24 | (k + 1)) after each chunk;
+//            release-stores the chunk flag [p][me] in the peer (value pipeValue(epoch, k)) after each chunk;
 //   combine: after sending chunk k it waits for the peer's flag of chunk k - 1 and combines dest (the peer's
 //            contribution, landed) with its own source in place, in team order; reducescatter keeps the result here,
 //            reduce also stores it into the peer's dest and at the end release-stores kDirectDone into the peer's
@@ -20,7 +20,7 @@ namespace gshmem {
 namespace dev {
 namespace detail {
 
-constexpr unsigned long long kDirectDone = 0xFFFFFF;  ///< low 24 bits of the flag that ends a reduce's part
+constexpr size_t kDirectDone = 0xFFFFFE;  ///< pipeValue(epoch, kDirectDone) ends a reduce's part: past any chunk
 
 /// d[j] = (mine_first ? own[j] op d[j] : d[j] op own[j]) for j < m, also stored at peer_d[j] when peer_d is set.
 template <int S, int Op, typename T>
@@ -93,10 +93,9 @@ GSHMEM_DEVICE_INLINE void directReducePart(const DeviceHandle& h, uint64_t epoch
   const int me = h.my_pe, q = 1 - me;
   const uint64_t flags = deviceCollChunkFlagsOffset(2), acks = deviceCollAcksOffset(2);
   const bool lead = detail::groupRank<S>() == 0;
-  const unsigned long long base = static_cast<unsigned long long>(epoch) << 24;
   if (lead) {
-    detail::stReleaseSys(detail::pipeWord(h, acks, q, part, me), base | 1);
-    detail::pipeWait(detail::pipeWord(h, acks, me, part, q), base | 1);
+    detail::stReleaseSys(detail::pipeWord(h, acks, q, part, me), detail::pipeValue(epoch, 0));
+    detail::waitAtLeast(detail::pipeWord(h, acks, me, part, q), detail::pipeValue(epoch, 0));
   }
   detail::groupSync<S>();
   size_t sd, ss, sc, rd, rs, rc, sb, se, rb, re;
@@ -111,11 +110,11 @@ GSHMEM_DEVICE_INLINE void directReducePart(const DeviceHandle& h, uint64_t epoch
       const size_t first = sb + k * ci, m = se - first < ci ? se - first : ci;
       detail::copy<S>(peer_dest + sd + first, source + ss + first, m * sizeof(T));
       detail::groupSync<S>();  // the group's stores precede the release below (it is cumulative)
-      if (lead) detail::stReleaseSys(detail::pipeWord(h, flags, q, part, me), base | (k + 1));
+      if (lead) detail::stReleaseSys(detail::pipeWord(h, flags, q, part, me), detail::pipeValue(epoch, k));
     }
     if (k >= 1 && k - 1 < nr) {
       const size_t first = rb + (k - 1) * ci, m = re - first < ci ? re - first : ci;
-      if (lead) detail::pipeWait(detail::pipeWord(h, flags, me, part, q), base | k);
+      if (lead) detail::waitAtLeast(detail::pipeWord(h, flags, me, part, q), detail::pipeValue(epoch, k - 1));
       detail::groupSync<S>();
       detail::directCombine<S, Op, T>(dest + rd + first, scatter ? nullptr : peer_dest + rd + first,
                                       source + rs + first, m, me == 0);
@@ -124,8 +123,9 @@ GSHMEM_DEVICE_INLINE void directReducePart(const DeviceHandle& h, uint64_t epoch
   if (!scatter) {
     detail::groupSync<S>();  // the group's stores of the result precede the release below
     if (lead) {
-      detail::stReleaseSys(detail::pipeWord(h, flags, q, part, me), base | detail::kDirectDone);
-      detail::pipeWait(detail::pipeWord(h, flags, me, part, q), base | detail::kDirectDone);
+      detail::stReleaseSys(detail::pipeWord(h, flags, q, part, me),
+                           detail::pipeValue(epoch, detail::kDirectDone));
+      detail::waitAtLeast(detail::pipeWord(h, flags, me, part, q), detail::pipeValue(epoch, detail::kDirectDone));
     }
   }
 }

@@ -24,10 +24,6 @@ GSHMEM_DEVICE_INLINE unsigned long long* pipeWord(const DeviceHandle& h, uint64_
   char* a = h.heap_base + h.sync_offset + off;
   return reinterpret_cast<unsigned long long*>(peerPtr(h, a, pe)) + part * h.n_pes + q;
 }
-GSHMEM_DEVICE_INLINE void pipeWait(const unsigned long long* w, unsigned long long v) {
-  while (ldAcquireSys(w) < v) {
-  }
-}
 
 /// Items of q's range: its first item and count (the same on every PE).
 GSHMEM_DEVICE_INLINE void pipeRange(size_t nreduce, int n, int q, size_t* base, size_t* count) {
@@ -107,7 +103,7 @@ GSHMEM_DEVICE_INLINE void pipeReducePart(const DeviceHandle& h, uint64_t epoch, 
       detail::pipeShare(qcount, sizeof(T), part, parts, &qb, &qe);
       if (qb + k * ci >= qe) continue;
       const size_t m = qe - qb - k * ci < ci ? qe - qb - k * ci : ci;
-      if (k >= 2 && lead) detail::pipeWait(detail::pipeWord(h, acks, me, part, q), detail::pipeValue(epoch, k - 2));
+      if (k >= 2 && lead) detail::waitAtLeast(detail::pipeWord(h, acks, me, part, q), detail::pipeValue(epoch, k - 2));
       detail::groupSync<S>();
       char* to = detail::collSlot(h, q, epoch, me) + part * 2 * sub + (k & 1) * sub;
       detail::copy<S>(to, source + qbase + qb + k * ci, m * sizeof(T));
@@ -118,7 +114,7 @@ GSHMEM_DEVICE_INLINE void pipeReducePart(const DeviceHandle& h, uint64_t epoch, 
     const size_t m = me_ - mb - k * ci < ci ? me_ - mb - k * ci : ci;
     if (lead)
       for (int s = 0; s < n; ++s)
-        if (s != me) detail::pipeWait(detail::pipeWord(h, flags, me, part, s), detail::pipeValue(epoch, k));
+        if (s != me) detail::waitAtLeast(detail::pipeWord(h, flags, me, part, s), detail::pipeValue(epoch, k));
     detail::groupSync<S>();
     const size_t first = mbase + mb + k * ci;
     const char* slot0 = detail::collSlot(h, me, epoch, 0) + part * 2 * sub + (k & 1) * sub;
