@@ -3,7 +3,8 @@
 //   1. device put_signal ping-pong, 1 thread, one-way latency (8 B .. 64 KiB)
 //   2. device block-scope put (gshmemx_putmem_nbi_block) from 132 blocks x 512 threads + quiet_on_stream, GB/s
 //   3. host gshmemx_putmem_on_stream: per-op time at 8 B, GB/s at 256 MiB
-//   4. device 64-bit fetch_add round trip to the peer, 1 thread
+//   4. device 64-bit fetch_add round trip to the peer, 1 thread; again at 15 addresses of a 256 MiB buffer, each
+//      beside the raw instruction on the same word ("FADD_AT" lines; nvshmem_bench prints its own)
 //   5. --variants: block-put tuning variants (raw block-copy kernels, decompositions), "VARIANT" lines
 //      (copy-engine splits and atomic forms were measured and dropped: docs/PERFORMANCE.md)
 // Usage: mpirun -np 2 gshmem_gpu_bench [--quick|--lat] [--variants]
@@ -63,6 +64,11 @@ __global__ void faddRaw(unsigned long long* q, int iters, unsigned long long* si
   }
   *sink = s;
 }
+
+/// Offsets into the 256 MiB buffer where the fetch-add round trip is timed again: a remote atomic is served by
+/// the L2 slice that owns the address, so its latency may depend on where the counter lies.
+constexpr size_t kFaddOffsets[] = {0, 8, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 65536, size_t(1) << 20,
+                                   size_t(16) << 20, size_t(128) << 20, (size_t(256) << 20) - 8};
 
 __global__ void fadd(uint64_t* ctr, int iters, int peer, unsigned long long* sink) {
   unsigned long long s = 0;
@@ -290,6 +296,33 @@ int main(int argc, char** argv) {
         CK(cudaEventElapsedTime(&ms, a, b));
         printf("VARIANT raw_fetch_add_%s_scope %.3f us\n", sys ? "sys" : "gpu", ms * 1e3 / iters);
       }
+    }
+  }
+  {  // the same round trip at other addresses of a 256 MiB symmetric buffer (same offsets as nvshmem_bench)
+    int iters = quick ? 100 : 2000;
+    for (size_t off : kFaddOffsets) {
+      if (off + 8 > maxsz) continue;
+      uint64_t* c = reinterpret_cast<uint64_t*>(buf + off);
+      gshmemx_barrier_all_on_stream(s);
+      CK(cudaStreamSynchronize(s));
+      if (pe == 0) fadd<<<1, 1, 0, s>>>(c, 10, peer, sink);
+      CK(cudaEventRecord(a, s));
+      if (pe == 0) fadd<<<1, 1, 0, s>>>(c, iters, peer, sink);
+      CK(cudaEventRecord(b, s));
+      CK(cudaStreamSynchronize(s));
+      CK(cudaEventElapsedTime(&ms, a, b));
+      const float api_ms = ms;
+      auto* q = static_cast<unsigned long long*>(gshmem_ptr(c, peer));  // the same word without the API
+      if (pe == 0 && q) {
+        faddRaw<true><<<1, 1, 0, s>>>(q, 10, sink);
+        CK(cudaEventRecord(a, s));
+        faddRaw<true><<<1, 1, 0, s>>>(q, iters, sink);
+        CK(cudaEventRecord(b, s));
+        CK(cudaStreamSynchronize(s));
+        CK(cudaEventElapsedTime(&ms, a, b));
+      }
+      if (pe == 0) printf("FADD_AT %s %zu %.3f us (raw instruction %.3f us)\n", mode, off, api_ms * 1e3 / iters,
+                          q ? ms * 1e3 / iters : 0.0);
     }
   }
   CK(cudaGetLastError());

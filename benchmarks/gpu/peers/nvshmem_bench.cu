@@ -50,6 +50,9 @@ __global__ void __launch_bounds__(512) bw(char* dst, const char* src, size_t sz,
   if (off < sz) nvshmemx_putmem_nbi_block(dst + off, src + off, (off + chunk > sz ? sz - off : chunk), peer);
 }
 
+constexpr size_t kFaddOffsets[] = {0, 8, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 65536, size_t(1) << 20,
+                                   size_t(16) << 20, size_t(128) << 20, (size_t(256) << 20) - 8};
+
 __global__ void fadd(uint64_t* ctr, int iters, int peer, unsigned long long* sink) {
   unsigned long long s = 0;
   uint64_t inc = 1;
@@ -192,6 +195,22 @@ int main(int argc, char** argv) {
     CK(cudaStreamSynchronize(s));
     CK(cudaEventElapsedTime(&ms, a, b));
     if (pe == 0) printf("RESULT nvshmem_device_fetch_add_u64_round_trip %.3f us\n", ms * 1e3 / iters);
+  }
+  {  // the same round trip at other addresses of a 256 MiB symmetric buffer (same offsets as gshmem_gpu_bench)
+    int iters = quick ? 100 : 2000;
+    for (size_t off : kFaddOffsets) {
+      if (off + 8 > maxsz) continue;
+      uint64_t* c = reinterpret_cast<uint64_t*>(buf + off);
+      nvshmemx_barrier_all_on_stream(s);
+      CK(cudaStreamSynchronize(s));
+      if (pe == 0) fadd<<<1, 1, 0, s>>>(c, 10, peer, sink);
+      CK(cudaEventRecord(a, s));
+      if (pe == 0) fadd<<<1, 1, 0, s>>>(c, iters, peer, sink);
+      CK(cudaEventRecord(b, s));
+      CK(cudaStreamSynchronize(s));
+      CK(cudaEventElapsedTime(&ms, a, b));
+      if (pe == 0) printf("FADD_AT nvshmem %zu %.3f us\n", off, ms * 1e3 / iters);
+    }
   }
   CK(cudaGetLastError());
   nvshmem_barrier_all();

@@ -104,8 +104,8 @@ GSHMEM_DEVICE_INLINE bool compare(int cmp, T a, T b) {
 // ------------------------------------------------------------------------------------------ translation
 /// Base of PE pe's heap as mapped here, or nullptr (reached through the proxy).
 GSHMEM_DEVICE_INLINE char* peerBase(const DeviceHandle& h, int pe) {
-  // The inline load is unconditional (index clamped) so the compiler can hoist it out of a caller's loop: a
-  // conditional constant-bank load was reissued after every round trip of a fetch-add loop (+40 ns per op).
+  // The inline load is unconditional (index clamped) so the compiler can hoist it out of a caller's loop; a
+  // conditional constant-bank load is reissued after every round trip of a loop of fetching atomics.
   char* b = h.peer_base_inline[pe < kInlinePeers ? pe : 0];
   if (pe >= kInlinePeers) b = h.peer_base[pe];
   return b;
@@ -345,13 +345,17 @@ template <typename T>
 GSHMEM_DEVICE_INLINE T atomic(const DeviceHandle& h, AmoCode op, T* dst, T value, T cond, int pe) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "atomics are 32- or 64-bit");
   using U = typename std::conditional<sizeof(T) == 8, unsigned long long, unsigned int>::type;
-  // One test of the peer's base (not of the translated address as well): the mapped path's only branch.
-  char* const b = detail::peerBase(h, pe);
-  if (__builtin_expect(b != nullptr, 1)) {
+  auto on = [&](char* b) {
     U* q = reinterpret_cast<U*>(b + (reinterpret_cast<const char*>(dst) - h.heap_base));
     return detail::fromBits<T>(static_cast<uint64_t>(
         detail::atomicOn<U>(q, op, static_cast<U>(detail::bitsOf(value)), static_cast<U>(detail::bitsOf(cond)))));
-  }
+  };
+  // Fast path, one test before the instruction: a peer whose base the handle holds inline, mapped here. The test
+  // sits on the round trip of dependent atomics (the next one issues after it), where peerBase's two branches
+  // (inline or global table, then mapped or proxy) cost measurably more than this one.
+  char* const inl = h.peer_base_inline[pe < kInlinePeers ? pe : 0];
+  if (__builtin_expect(pe < kInlinePeers && inl != nullptr, 1)) return on(inl);
+  if (pe >= kInlinePeers && h.peer_base[pe] != nullptr) return on(h.peer_base[pe]);
   unsigned long long t = detail::proxyPost(h.ring, kProxyAmo, pe, static_cast<uint32_t>(op) | (sizeof(T) == 8) << 4,
                                            detail::offsetOf(h, dst), detail::bitsOf(value), detail::bitsOf(cond),
                                            op == kAmoCompareSwap);
@@ -363,12 +367,11 @@ GSHMEM_DEVICE_INLINE T atomic(const DeviceHandle& h, AmoCode op, T* dst, T value
 
 namespace detail {
 // Global-space system-scope atomics, relaxed: no "memory" clobber, so the compiler may keep handle fields (peer
-// bases in constant space) in registers across a loop of atomics instead of reloading them after each one (that
-// reload sat on the round trip: 0.922 vs 0.868 us per fetch-add, 2026-11-22). Ordering against other memory
-// operations is what fence/quiet give, as the OpenSHMEM memory model says; asm volatile keeps atomics in order.
-// Global-space system-scope atomics. atomicAdd_system & co. on a pointer the compiler cannot prove global compile
-// to a generic ATOM plus a shared-memory fallback branch (ATOMS.CAST.SPIN) that serializes on the result; every
-// heap address (local or P2P-mapped) is global, so say so.
+// bases in constant space) in registers across a loop of atomics instead of reloading them after each one, on
+// the round trip. Ordering against other memory operations is what fence/quiet give, as the OpenSHMEM memory
+// model says; asm volatile keeps atomics in order. The global state space is explicit: atomicAdd_system & co. on
+// a pointer the compiler cannot prove global compile to a generic ATOM plus a shared-memory fallback branch
+// (ATOMS.CAST.SPIN) that serializes on the result, and every heap address (local or P2P-mapped) is global.
 #define GSHMEMI_ATOM(NAME, OP, T, TY, C)                                                                         \
   GSHMEM_DEVICE_INLINE T NAME(T* q, T v) {                                                                     \
     T r;                                                                                                       \
