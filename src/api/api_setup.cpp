@@ -13,6 +13,7 @@
 
 #include "base/bootstrap.hpp"
 #include "base/config.hpp"
+#include "base/deadline.hpp"
 #include "base/rendezvous.hpp"
 #include "collectives/coll.hpp"
 #include "core/api.hpp"
@@ -323,10 +324,6 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) {
 
 // ------------------------------------------------------------------------------------------ extensions
 
-double shmemx_wtime(void) {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
+double shmemx_wtime(void) { return 1e-9 * static_cast<double>(gshmem::monotonicNs()); }
 
 }  // extern "C"

@@ -22,6 +22,7 @@
 #include <string>
 #include <thread>
 
+#include "base/deadline.hpp"
 #include "core/runtime/runtime.hpp"
 #include "core/sync/liveness_net.hpp"
 
@@ -41,11 +42,7 @@ struct alignas(64) BeatLine {
 };
 static_assert(sizeof(BeatLine) == kBeatBytes, "the heartbeat line is one cache line");
 
-uint64_t nowNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
-}
+uint64_t nowNs() { return static_cast<uint64_t>(monotonicNs()); }
 
 uint64_t pidNamespace(const char* path) {
   struct stat st;

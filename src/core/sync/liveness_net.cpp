@@ -14,6 +14,7 @@
 #include <random>
 #include <string>
 
+#include "base/deadline.hpp"
 #include "base/log.hpp"
 
 namespace gshmem::liveness {
@@ -109,11 +110,7 @@ Status NetBeats::greet(Bootstrap& bs, uint64_t count, std::vector<uint64_t>* cou
       if (peers_[pe].port != 0 && !(*seen)[pe]) return false;
     return true;
   };
-  auto nowMs = [] {
-    timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return long(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
-  };
+  auto nowMs = [] { return static_cast<long>(monotonicNs() / 1000000); };
   const timespec tick{0, 1000000};
   const long start = nowMs();
   for (long last_send = start, now = start; now - start < kGreetWaitMs; now = nowMs()) {

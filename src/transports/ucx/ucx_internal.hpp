@@ -14,6 +14,7 @@
 
 #include <ucp/api/ucp.h>
 
+#include "base/deadline.hpp"
 #include "base/log.hpp"
 #include "transports/transport.hpp"
 
@@ -23,11 +24,7 @@ namespace ucxt {
 constexpr int kMaxRegions = 4;
 constexpr int kThreadMultiple = 3;  // SHMEM_THREAD_MULTIPLE
 
-inline uint64_t nowNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
-}
+inline uint64_t nowNs() { return static_cast<uint64_t>(monotonicNs()); }
 
 inline uint64_t coarseNs() {
   timespec ts;
