@@ -102,6 +102,9 @@ uint64_t machineId() {
 }
 
 // ---- wait policy. More PEs than cores on this machine: spinning only steals the core from the PE we wait for.
+// A few polls before the first yield still pay where the awaited store comes from a PE running on the other core
+// (a collective's exchange at 4 PEs on 2 cores: 4 polls beat 16 and 0).
+constexpr long kCrowdedWaitSpins = 4;
 // "This machine" is the kernel (its boot id), not the launcher's node: PEs in other network namespaces or
 // containers of the same host are separate nodes to MPI and UCX but share the cores.
 Status waitPolicyInit(std::string* err) {
@@ -113,7 +116,7 @@ Status waitPolicyInit(std::string* err) {
     local += boot ? boots[pe] == boot : g_rt.node_of[pe] == g_rt.node_of[g_rt.my_pe];
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   g_rt.crowded = local > cores;
-  if (g_rt.crowded && g_rt.wait_spins > 16) g_rt.wait_spins = 16;
+  if (g_rt.crowded && g_rt.wait_spins > kCrowdedWaitSpins) g_rt.wait_spins = kCrowdedWaitSpins;
   // The same answer on every PE (collective algorithm choices depend on it): some machine is oversubscribed.
   const uint8_t mine = local > cores;
   std::vector<uint8_t> over(g_rt.n_pes);

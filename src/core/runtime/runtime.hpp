@@ -335,7 +335,7 @@ inline void waitForSpins(F&& ready, const char* call, long max_spins) {
 /// sharing this core has run (core/sync/sync.cpp), else GSHMEM_WAIT_SPINS.
 inline long barrierSpins() { return g_rt.crowded ? 0 : g_rt.wait_spins; }
 
-/// waitForSpins with GSHMEM_WAIT_SPINS polls before the first yield (at most 16 on a crowded machine).
+/// waitForSpins with GSHMEM_WAIT_SPINS polls before the first yield (at most 4 on a crowded machine).
 template <typename F>
 inline void waitFor(F&& ready, const char* call = "a blocking wait") {
   waitForSpins(static_cast<F&&>(ready), call, g_rt.wait_spins);
