@@ -13,7 +13,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 #define CK(x)                                                                               \
   do {                                                                                      \
@@ -300,6 +302,7 @@ int main(int argc, char** argv) {
   }
   {  // the same round trip at other addresses of a 256 MiB symmetric buffer (same offsets as nvshmem_bench)
     int iters = quick ? 100 : 2000;
+    std::vector<float> per;
     for (size_t off : kFaddOffsets) {
       if (off + 8 > maxsz) continue;
       uint64_t* c = reinterpret_cast<uint64_t*>(buf + off);
@@ -312,6 +315,7 @@ int main(int argc, char** argv) {
       CK(cudaStreamSynchronize(s));
       CK(cudaEventElapsedTime(&ms, a, b));
       const float api_ms = ms;
+      per.push_back(api_ms * 1e3f / iters);
       auto* q = static_cast<unsigned long long*>(gshmem_ptr(c, peer));  // the same word without the API
       if (pe == 0 && q) {
         faddRaw<true><<<1, 1, 0, s>>>(q, 10, sink);
@@ -324,6 +328,10 @@ int main(int argc, char** argv) {
       if (pe == 0) printf("FADD_AT %s %zu %.3f us (raw instruction %.3f us)\n", mode, off, api_ms * 1e3 / iters,
                           q ? ms * 1e3 / iters : 0.0);
     }
+    std::sort(per.begin(), per.end());
+    if (pe == 0 && !per.empty())
+      printf("RESULT %s_device_fetch_add_u64_round_trip_median_of_%zu_addresses %.3f us\n", mode, per.size(),
+             per[per.size() / 2]);
   }
   CK(cudaGetLastError());
   shmem_barrier_all();

@@ -13,7 +13,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 #define CK(x)                                                                               \
   do {                                                                                      \
@@ -198,6 +200,7 @@ int main(int argc, char** argv) {
   }
   {  // the same round trip at other addresses of a 256 MiB symmetric buffer (same offsets as gshmem_gpu_bench)
     int iters = quick ? 100 : 2000;
+    std::vector<float> per;
     for (size_t off : kFaddOffsets) {
       if (off + 8 > maxsz) continue;
       uint64_t* c = reinterpret_cast<uint64_t*>(buf + off);
@@ -209,8 +212,13 @@ int main(int argc, char** argv) {
       CK(cudaEventRecord(b, s));
       CK(cudaStreamSynchronize(s));
       CK(cudaEventElapsedTime(&ms, a, b));
+      per.push_back(ms * 1e3f / iters);
       if (pe == 0) printf("FADD_AT nvshmem %zu %.3f us\n", off, ms * 1e3 / iters);
     }
+    std::sort(per.begin(), per.end());
+    if (pe == 0 && !per.empty())
+      printf("RESULT nvshmem_device_fetch_add_u64_round_trip_median_of_%zu_addresses %.3f us\n", per.size(),
+             per[per.size() / 2]);
   }
   CK(cudaGetLastError());
   nvshmem_barrier_all();
