@@ -12,6 +12,7 @@
 #include "core/api.hpp"
 #include "core/device/device.hpp"
 #include "core/runtime/init.hpp"
+#include "core/sync/liveness.hpp"
 
 namespace gshmem {
 
@@ -26,6 +27,7 @@ void leaveWithoutFinalize() {
   fprintf(stderr, "gshmem: PE %d: exit: warning: the program ends without shmem_finalize; call shmem_finalize on "
           "every PE before returning from main or calling exit()\n", g_rt.my_pe);
   fflush(stderr);
+  liveness::stop(false);  // first: the peers learn that this PE is exiting, and stop waiting on its heartbeat
   g_rt.bootstrap->leave(static_cast<int>(params().TIMEOUT));
 }
 
@@ -37,10 +39,14 @@ int runtimeInit(const char* call, int requested, std::unique_ptr<Bootstrap> bs) 
   if (g_rt.finalized)
     fatal(call, "called after shmem_finalize: OpenSHMEM is initialized once per program; move shmem_finalize to "
           "the end of the program");
-  static bool s_atexit = (atexit(leaveWithoutFinalize), true);  // runs before the runtime's static destructors
-  (void)s_atexit;
   g_rt.thread_level = requested < 0 || requested > 3 ? 3 : requested;
   initPhasesRun(call, std::move(bs));
+  // Registered after the init phases, so it runs first at exit (atexit runs in reverse order): before the service
+  // threads that the phases started are stopped (their handler is registered when the first one starts) and before
+  // the runtime's static destructors. While this PE waits for the others to leave, its proxy and staged servers
+  // still serve the peers that are finishing work aimed at it; its watchdog stops first (leaveWithoutFinalize).
+  static bool s_atexit = (atexit(leaveWithoutFinalize), true);
+  (void)s_atexit;
   if (isError(g_rt.bootstrap->barrier())) fatal(call, "bootstrap barrier failed");
   g_rt.initialized.store(1);
   GSHMEM_LOG_INFO(INIT, "initialized: %d PEs, heap %zu bytes at %p", g_rt.n_pes, g_rt.size[kRegionHeap],
