@@ -13,9 +13,10 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <cstring>
 #include <vector>
+
+#include "fadd_sweep.h"
 
 #define CK(x)                                                                               \
   do {                                                                                      \
@@ -66,11 +67,6 @@ __global__ void faddRaw(unsigned long long* q, int iters, unsigned long long* si
   }
   *sink = s;
 }
-
-/// Offsets into the 256 MiB buffer where the fetch-add round trip is timed again: a remote atomic is served by
-/// the L2 slice that owns the address, so its latency may depend on where the counter lies.
-constexpr size_t kFaddOffsets[] = {0, 8, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 65536, size_t(1) << 20,
-                                   size_t(16) << 20, size_t(128) << 20, (size_t(256) << 20) - 8};
 
 __global__ void fadd(uint64_t* ctr, int iters, int peer, unsigned long long* sink) {
   unsigned long long s = 0;
@@ -314,8 +310,7 @@ int main(int argc, char** argv) {
       CK(cudaEventRecord(b, s));
       CK(cudaStreamSynchronize(s));
       CK(cudaEventElapsedTime(&ms, a, b));
-      const float api_ms = ms;
-      per.push_back(api_ms * 1e3f / iters);
+      per.push_back(ms * 1e3f / iters);
       auto* q = static_cast<unsigned long long*>(gshmem_ptr(c, peer));  // the same word without the API
       if (pe == 0 && q) {
         faddRaw<true><<<1, 1, 0, s>>>(q, 10, sink);
@@ -325,13 +320,10 @@ int main(int argc, char** argv) {
         CK(cudaStreamSynchronize(s));
         CK(cudaEventElapsedTime(&ms, a, b));
       }
-      if (pe == 0) printf("FADD_AT %s %zu %.3f us (raw instruction %.3f us)\n", mode, off, api_ms * 1e3 / iters,
+      if (pe == 0) printf("FADD_AT %s %zu %.3f us (raw instruction %.3f us)\n", mode, off, per.back(),
                           q ? ms * 1e3 / iters : 0.0);
     }
-    std::sort(per.begin(), per.end());
-    if (pe == 0 && !per.empty())
-      printf("RESULT %s_device_fetch_add_u64_round_trip_median_of_%zu_addresses %.3f us\n", mode, per.size(),
-             per[per.size() / 2]);
+    if (pe == 0) printFaddMedian(mode, per);
   }
   CK(cudaGetLastError());
   shmem_barrier_all();

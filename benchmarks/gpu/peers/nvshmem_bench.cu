@@ -13,9 +13,10 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <cstring>
 #include <vector>
+
+#include "../fadd_sweep.h"
 
 #define CK(x)                                                                               \
   do {                                                                                      \
@@ -51,9 +52,6 @@ __global__ void __launch_bounds__(512) bw(char* dst, const char* src, size_t sz,
   size_t chunk = (((sz + gridDim.x - 1) / gridDim.x) + 15) & ~size_t(15), off = blockIdx.x * chunk;
   if (off < sz) nvshmemx_putmem_nbi_block(dst + off, src + off, (off + chunk > sz ? sz - off : chunk), peer);
 }
-
-constexpr size_t kFaddOffsets[] = {0, 8, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 65536, size_t(1) << 20,
-                                   size_t(16) << 20, size_t(128) << 20, (size_t(256) << 20) - 8};
 
 __global__ void fadd(uint64_t* ctr, int iters, int peer, unsigned long long* sink) {
   unsigned long long s = 0;
@@ -215,10 +213,7 @@ int main(int argc, char** argv) {
       per.push_back(ms * 1e3f / iters);
       if (pe == 0) printf("FADD_AT nvshmem %zu %.3f us\n", off, ms * 1e3 / iters);
     }
-    std::sort(per.begin(), per.end());
-    if (pe == 0 && !per.empty())
-      printf("RESULT nvshmem_device_fetch_add_u64_round_trip_median_of_%zu_addresses %.3f us\n", per.size(),
-             per[per.size() / 2]);
+    if (pe == 0) printFaddMedian("nvshmem", per);
   }
   CK(cudaGetLastError());
   nvshmem_barrier_all();
