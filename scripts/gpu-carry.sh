@@ -9,7 +9,7 @@ copy() { [ -e "$B/$1" ] && cp -L "$B/$1" "$C/$1" && strip --strip-unneeded "$C/$
 cp -L "$B"/src/libgshmem.so.* "$C/src/" && strip --strip-unneeded "$C"/src/libgshmem.so.*
 for f in "$C"/src/libgshmem.so.*.*.*; do (cd "$C/src" && ln -sf "$(basename "$f")" libgshmem.so.0 && ln -sf libgshmem.so.0 libgshmem.so); done
 for t in tests/gpu/gpu_device_tests tests/gpu/gpu_exit_test benchmarks/gpu/gshmem_gpu_bench benchmarks/gpu/gshmem_dsweep \
-         benchmarks/gpu/gshmem_staged_bw benchmarks/gpu/gshmem_coll_bench benchmarks/gpu/gshmem_halo benchmarks/micro/gshmem_micro_proxy_ring \
+         benchmarks/gpu/gshmem_staged_bw benchmarks/gpu/gshmem_signal_pingpong benchmarks/gpu/gshmem_coll_bench benchmarks/gpu/gshmem_halo benchmarks/micro/gshmem_micro_proxy_ring \
          benchmarks/osu-like/osu_oshm_put_lat benchmarks/osu-like/osu_oshm_put_bw benchmarks/osu-like/osu_oshm_get_lat \
          benchmarks/osu-like/osu_oshm_put_signal_lat apps/hsg apps/stencil apps/bfs apps/hsg_gpu apps/stencil_gpu apps/bfs_gpu; do
   copy "$t"

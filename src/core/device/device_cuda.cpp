@@ -127,6 +127,11 @@ Status proxyAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t v, ui
   GSHMEM_CHECK(lane(&l));  // the proxy thread's own stream and pinned result
   return protocols::deviceAmo(pe, off, op, size, v, c, l->stream, l->result, old);
 }
+Status proxyPutAmo(int pe, std::size_t off, const void* src, std::size_t n, std::size_t amo_off, AmoOp op,
+                   unsigned size, uint64_t value, uint64_t* old) {
+  return protocols::devicePutAmo(pe, off, src, n, amo_off, op, size, value, old);
+}
+bool proxyFuses(int pe) { return protocols::deviceFusesPutAmo(pe); }
 const char* proxyRoute(int pe) { return protocols::deviceRoute(pe); }
 Status proxyThreadInit() {
   Lane* l = nullptr;
@@ -135,7 +140,8 @@ Status proxyThreadInit() {
 
 Status proxyStart(std::string* err) {
   g.proxy_on = true;
-  const protocols::ProxyTarget target{proxyPut, proxyGet, proxyAmo, proxyRoute, proxyThreadInit};
+  const protocols::ProxyTarget target{proxyPut, proxyGet, proxyAmo, proxyPutAmo, proxyFuses, proxyRoute,
+                                             proxyThreadInit};
   return protocols::proxyStart(g.dev, g.total, target, &g.handle.ring, err);
 }
 

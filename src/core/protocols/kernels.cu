@@ -1,9 +1,12 @@
 // The protocols' kernels: the p2p_sm copy (stores over NVLink into the peer's mapped heap) and the atomic.
 #include "core/protocols/kernels.hpp"
 
+#include <cuda.h>
+
 #include <cstdint>
 
 #include "gshmem/device/api.cuh"
+#include "transports/transport.hpp"
 
 namespace gshmem::protocols {
 
@@ -63,6 +66,47 @@ cudaError_t launchAmo(void* addr, uint32_t op, unsigned size, uint64_t value, ui
                       cudaStream_t stream) {
   amoKernel<<<1, 1, 0, stream>>>(addr, op, size, value, cond, result);
   return cudaGetLastError();
+}
+
+namespace {
+
+using WriteValue64 = CUresult (*)(CUstream, CUdeviceptr, cuuint64_t, unsigned int);
+using WriteValue32 = CUresult (*)(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
+
+/// cuStreamWriteValue64/32 through cudart's entry-point lookup (no link against libcuda); null where absent.
+struct StreamWrite {
+  WriteValue64 w64 = nullptr;
+  WriteValue32 w32 = nullptr;
+};
+const StreamWrite& streamWrite() {
+  static const StreamWrite w = [] {
+    StreamWrite r;
+    void* f = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    if (cudaGetDriverEntryPointByVersion("cuStreamWriteValue64", &f, 12000, cudaEnableDefault, &q) == cudaSuccess &&
+        q == cudaDriverEntryPointSuccess)
+      r.w64 = reinterpret_cast<WriteValue64>(f);
+    if (cudaGetDriverEntryPointByVersion("cuStreamWriteValue32", &f, 12000, cudaEnableDefault, &q) == cudaSuccess &&
+        q == cudaDriverEntryPointSuccess)
+      r.w32 = reinterpret_cast<WriteValue32>(f);
+    cudaGetLastError();
+    return r;
+  }();
+  return w;
+}
+
+}  // namespace
+
+cudaError_t enqueueSet(void* addr, unsigned size, uint64_t value, uint64_t* result, cudaStream_t stream) {
+  const StreamWrite& w = streamWrite();
+  const auto s = reinterpret_cast<CUstream>(stream);
+  const auto a = reinterpret_cast<CUdeviceptr>(addr);
+  // Default flags: the write is ordered after the stream's earlier work, memory barrier included.
+  if (size == 8 && w.w64 && w.w64(s, a, value, CU_STREAM_WRITE_VALUE_DEFAULT) == CUDA_SUCCESS) return cudaSuccess;
+  if (size == 4 && w.w32 && w.w32(s, a, static_cast<cuuint32_t>(value), CU_STREAM_WRITE_VALUE_DEFAULT) == CUDA_SUCCESS)
+    return cudaSuccess;
+  cudaGetLastError();
+  return launchAmo(addr, static_cast<uint32_t>(AmoOp::Set), size, value, 0, result, stream);
 }
 
 cudaError_t loadKernels() {

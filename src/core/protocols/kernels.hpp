@@ -14,6 +14,10 @@ cudaError_t launchSmCopy(void* dst, const void* src, std::size_t n, cudaStream_t
 /// (pinned host memory) once @p stream reaches it.
 cudaError_t launchAmo(void* addr, uint32_t op, unsigned size, uint64_t value, uint64_t cond, uint64_t* result,
                       cudaStream_t stream);
+/// Store @p value in the @p size-byte (4 or 8) word at device address @p addr once @p stream reaches it, after
+/// the stream's earlier work is visible: a stream memory operation (cuStreamWriteValue, no kernel launch) where the
+/// driver offers one, else launchAmo's Set (which leaves the old value in *result).
+cudaError_t enqueueSet(void* addr, unsigned size, uint64_t value, uint64_t* result, cudaStream_t stream);
 /// Load the kernels now: with CUDA lazy loading, a first launch by the proxy or the staged server while a user
 /// kernel spins on a proxied operation would wait for that kernel, which waits for the proxy (deadlock).
 cudaError_t loadKernels();

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "base/cuda_check.hpp"
+#include "base/deadline.hpp"
 #include "base/log.hpp"
 #include "core/protocols/device_path.hpp"
 #include "core/protocols/proxy_ring.hpp"
@@ -31,6 +32,7 @@ namespace {
 constexpr uint32_t kRingSlots = 4096;             ///< requests in flight per GPU
 constexpr unsigned kBatch = 256;                  ///< requests retired together at most
 constexpr uint64_t kSeenPeriod = kRingSlots / 8;  ///< retired requests between refreshes of the device copy
+constexpr int64_t kFuseLookaheadNs = 1000;        ///< wait for the atomic behind a put held at a batch's end
 static_assert(kProxyResults >= 2 * kRingSlots, "a fetch result outlives its slot's next use");
 
 struct State {
@@ -44,6 +46,7 @@ struct State {
   cudaStream_t stream = nullptr;          // the copies requests ask for
   cudaStream_t seen_stream = nullptr;     // refreshes of `seen`
   uint64_t seen_at = 0;                   // `done` value of the last refresh
+  std::vector<char> fuses;                // per PE: ProxyTarget::fuses, filled on the proxy thread at its start
 };
 State g;
 
@@ -95,20 +98,81 @@ Status execute(const ProxyReq& q, bool* queued) {
                 g.target.route(q.pe), statusString(f.status));
 }
 
+/// One batch's requests in ring order. A put to a PE whose route fuses (ProxyTarget::fuses) is held until the next
+/// request is seen: a non-conditional atomic on the same PE right behind it (a put with signal) goes with it as one
+/// putAmo, anything else lets the put run first, alone.
+class Batch {
+ public:
+  bool pending = false;  ///< some request left a copy queued on g.stream
+  Failure failed;
+
+  void operator()(const ProxyReq& q) {
+    if (isError(failed.status)) return;  // the job ends with the first failure
+    if (held_) {
+      held_ = false;
+      if (fusable(q) && fused(q)) return;
+      run(put_);
+      if (isError(failed.status)) return;
+    }
+    if (q.op == kProxyPut && g.fuses[q.pe]) {
+      held_ = true;
+      put_ = q;
+      return;
+    }
+    run(q);
+  }
+  bool holding() const { return held_; }
+  /// Run the held put alone.
+  void flush() {
+    if (!held_) return;
+    held_ = false;
+    if (!isError(failed.status)) run(put_);
+  }
+
+ private:
+  bool held_ = false;
+  ProxyReq put_{};
+
+  void record(Status st, const ProxyReq& q) {
+    if (isError(st) && !serviceExiting()) failed = Failure{st, q};  // exiting: a peer may be gone, dropped
+  }
+  void run(const ProxyReq& q) {
+    bool queued = false;
+    record(execute(q, &queued), q);
+    pending |= queued;
+  }
+  bool fusable(const ProxyReq& q) const {
+    return q.op == kProxyAmo && q.pe == put_.pe && (q.aux & 0xf) != static_cast<uint32_t>(AmoOp::CompareSwap);
+  }
+  /// The held put and atomic q as one request; false when the target declined (nothing was done).
+  bool fused(const ProxyReq& q) {
+    uint64_t old = 0;
+    const Status st = g.target.putAmo(put_.pe, put_.off, reinterpret_cast<const void*>(put_.value), put_.arg, q.off,
+                                      static_cast<AmoOp>(q.aux & 0xf), (q.aux & 0x10) ? 8 : 4, q.value, &old);
+    if (st == Status::Unsupported) return false;
+    *g.ring.result(q.ticket) = old;
+    record(st, put_);
+    return true;
+  }
+};
+
 /// Take and run what the GPU published; retire it as one batch. Returns how many requests it retired. A failed
 /// request is reported and ends the job, unless the process is exiting (a peer may be gone): then it is dropped.
 /// The one place where the proxy thread ends the job is reportFailure/serviceFailed: nothing below it does.
 unsigned drain() {
-  bool pending = false;
-  Failure failed;
-  const unsigned n = g.ring.take(kBatch, [&](const ProxyReq& q) {
-    if (isError(failed.status)) return;  // the job ends with the first failure
-    bool queued = false;
-    const Status st = execute(q, &queued);
-    pending |= queued;
-    if (isError(st) && !serviceExiting()) failed = Failure{st, q};  // exiting: a peer may be gone, dropped
-  });
+  Batch b;
+  unsigned n = g.ring.take(kBatch, b);
+  // A put held at the end of the batch: a put with signal posts both at once (proxyPostPutAmo), but a signal
+  // posted by a separate call may still be a moment behind its put.
+  if (b.holding()) {
+    const int64_t until = monotonicNs() + kFuseLookaheadNs;
+    do n += g.ring.take(1, b);
+    while (b.holding() && monotonicNs() < until);
+  }
+  b.flush();
   if (n == 0) return 0;
+  bool pending = b.pending;
+  Failure& failed = b.failed;
   if (pending) {
     const cudaError_t e = cudaStreamSynchronize(g.stream);
     if (e != cudaSuccess && !isError(failed.status))
@@ -153,6 +217,7 @@ void proxyMain() {
   if (g.target.threadInit && isError(g.target.threadInit()) && !serviceExiting())
     serviceFailed(kWho, "cannot create the proxy thread's stream and pinned result on GPU %d (see the error above)",
                   g.dev);
+  for (int pe = 0; pe < g_rt.n_pes; ++pe) g.fuses[pe] = g.target.putAmo && g.target.fuses && g.target.fuses(pe);
   long idle = 0;
   while (!g.thread.stopping()) {
     if (drain() != 0) idle = 0;
@@ -176,6 +241,7 @@ Status proxyStart(int device, std::size_t heap_bytes, const ProxyTarget& target,
   }
   g.dev = device;
   g.target = target;
+  g.fuses.assign(g_rt.n_pes, 0);
   // Pinned, mapped host memory: slots, args, then `done` on a line of its own, then the results.
   const std::size_t slots = sizeof(ProxyRequest) * kRingSlots, args = sizeof(uint64_t) * kRingSlots;
   const std::size_t bytes = slots + args + 64 + sizeof(unsigned long long) * kProxyResults;

@@ -25,8 +25,10 @@ namespace gshmem::protocols::staged {
 
 constexpr int kMaxDepth = 16;
 constexpr std::size_t kMinChunk = std::size_t(256) << 10;
-/// Request codes of both staged protocols (ChannelRequest::op).
-enum : uint32_t { kOpPut = 1, kOpGet = 2, kOpAmo = 3 };
+/// Request codes of both staged protocols (ChannelRequest::op). kOpPutAmo (shm only) is a put followed by an
+/// atomic on the same PE, applied by the server in that order: the put's fields as for kOpPut, the atomic's op and
+/// size in aux as for kOpAmo, its operand in value and its offset in cond (no compare-and-swap).
+enum : uint32_t { kOpPut = 1, kOpGet = 2, kOpAmo = 3, kOpPutAmo = 4 };
 
 /// One side of a pipeline in this process: its stream and per-slot events.
 struct Side {
@@ -127,6 +129,18 @@ inline ChannelRequest transferRequest(bool put, std::size_t off, std::size_t n, 
   return r;
 }
 
+/// The request of a put (as transferRequest) followed by atomic @p op (not compare-and-swap) on the @p size-byte
+/// word at offset @p amo_off.
+inline ChannelRequest putAmoRequest(std::size_t off, std::size_t n, std::size_t chunk, uint64_t* next, AmoOp op,
+                                    unsigned size, std::size_t amo_off, uint64_t value) {
+  ChannelRequest r = transferRequest(true, off, n, chunk, next);
+  r.op = kOpPutAmo;
+  r.aux = static_cast<uint32_t>(op) | (size << 8);
+  r.value = value;
+  r.cond = amo_off;
+  return r;
+}
+
 /// The request of atomic @p op on the @p size-byte word at offset @p off.
 inline ChannelRequest amoRequest(AmoOp op, unsigned size, std::size_t off, uint64_t value, uint64_t cond) {
   ChannelRequest r;
@@ -138,9 +152,15 @@ inline ChannelRequest amoRequest(AmoOp op, unsigned size, std::size_t off, uint6
   return r;
 }
 
-/// The server's half of an atomic request: applied to @p heap on this GPU; the old value in *pinned.
+/// The server's half of an atomic request: applied to @p heap on this GPU; the old value in *pinned (0 for a set,
+/// which is a stream memory write).
 inline Status serveAmo(const char* who, Side& s, char* heap, const ChannelRequest& r, uint64_t* pinned) {
-  GSHMEM_CUDA_TRY(who, launchAmo(heap + r.off, r.aux & 0xff, r.aux >> 8, r.value, r.cond, pinned, s.stream));
+  if ((r.aux & 0xff) == static_cast<uint32_t>(AmoOp::Set)) {  // not fetching: a stream write, no kernel
+    *pinned = 0;
+    GSHMEM_CUDA_TRY(who, enqueueSet(heap + r.off, r.aux >> 8, r.value, pinned, s.stream));
+  } else {
+    GSHMEM_CUDA_TRY(who, launchAmo(heap + r.off, r.aux & 0xff, r.aux >> 8, r.value, r.cond, pinned, s.stream));
+  }
   GSHMEM_CUDA_TRY(who, cudaStreamSynchronize(s.stream));
   return Status::Ok;
 }
@@ -148,9 +168,9 @@ inline Status serveAmo(const char* who, Side& s, char* heap, const ChannelReques
 /// A server thread cannot return a failure to the PE that sent the request: report it (this PE, the request, its
 /// sender) and end the job. The CUDA or transport error was logged where it happened.
 [[noreturn]] inline void serverFailed(const char* who, int sender, const ChannelRequest& r) {
-  static const char* const kOps[] = {"request", "put", "get", "atomic"};
+  static const char* const kOps[] = {"request", "put", "get", "atomic", "put with atomic"};
   serviceFailed(who, "cannot serve the %s of %llu bytes at offset %llu of this PE's device heap that PE %d sent (see "
-                "the error above)", r.op <= kOpAmo ? kOps[r.op] : "request",
+                "the error above)", r.op <= kOpPutAmo ? kOps[r.op] : "request",
                 static_cast<unsigned long long>(r.op == kOpAmo ? (r.aux >> 8) : r.n),
                 static_cast<unsigned long long>(r.off), sender);
 }
@@ -197,25 +217,33 @@ Status produceChunks(const char* who, Side& s, int depth, const char* src, std::
   return Status::Ok;
 }
 
+/// What consumeChunks enqueues after the last chunk's copy: nothing.
+struct NothingAfter {
+  Status operator()() const { return Status::Ok; }
+};
+
 /// The consumer's half: chunks first..first+k-1 are copied from the ring's slots into [dst, dst+n) on @p s's stream
 /// as the producer makes them available, and each slot is released once its copy completed. Ring:
 ///   char* slot(c)              where chunk c lies
 ///   uint64_t available()       chunks below this (absolute index) have arrived
 ///   Status release(upto)       every chunk below `upto` has been copied out: its slot is free
 ///   bool idle(long*)           as for produceChunks
-/// Returns when every copy completed.
-template <class Ring>
+/// @p after() is called once, right after the last chunk's copy was issued: what it enqueues on @p s's stream runs
+/// after every copy, without a wait in between. Returns when every copy completed (not what after() enqueued).
+template <class Ring, class After = NothingAfter>
 Status consumeChunks(const char* who, Side& s, int depth, char* dst, std::size_t n, uint64_t first,
-                     std::size_t chunk, Ring& ring) {
+                     std::size_t chunk, Ring& ring, After&& after = After{}) {
   const uint64_t k = chunksOf(n, chunk);
   uint64_t issued = 0, retired = 0;
   long idle = 0;
   while (retired < k) {
     bool did = false, yes = false;
     const uint64_t avail = ring.available();
-    for (; issued < k && first + issued < avail; did = true, ++issued)
+    for (; issued < k && first + issued < avail; did = true, ++issued) {
       GSHMEM_CHECK(copyChunk(who, s, depth, dst + issued * chunk, ring.slot(first + issued),
                              chunkLen(n, chunk, issued), first + issued));
+      if (issued + 1 == k) GSHMEM_CHECK(after());
+    }
     while (retired < issued) {
       GSHMEM_CHECK(eventDone(who, s.ev[(first + retired) % depth], &yes));
       if (!yes) break;

@@ -73,6 +73,27 @@ Status consume(Side& s, int target, int sender, char* dst, std::size_t n, uint64
   return consumeChunks(kWho, s, g.depth, dst, n, first, chunk, ring);
 }
 
+/// Server: the data of a kOpPutAmo request, then its atomic queued right behind the last copy (no wait between
+/// them: the stream orders the atomic after the data), then one wait for both. A set (a put with signal's usual
+/// atomic) is a stream memory write, not a kernel.
+Status servePutAmo(Side& s, int sender, const ChannelRequest& r) {
+  ChannelRing ring(g.me, sender);
+  auto atomic = [&]() -> Status {
+    const uint32_t op = r.aux & 0xff;
+    const unsigned size = r.aux >> 8;
+    if (op == static_cast<uint32_t>(AmoOp::Set)) {
+      *g.amo_result = 0;  // not a fetching operation: the reply carries no old value
+      GSHMEM_CUDA_TRY(kWho, enqueueSet(g.heap + r.cond, size, r.value, g.amo_result, s.stream));
+    } else {
+      GSHMEM_CUDA_TRY(kWho, launchAmo(g.heap + r.cond, op, size, r.value, 0, g.amo_result, s.stream));
+    }
+    return Status::Ok;
+  };
+  GSHMEM_CHECK(consumeChunks(kWho, s, g.depth, g.heap + r.off, r.n, r.first, r.chunk, ring, atomic));
+  GSHMEM_CUDA_TRY(kWho, cudaStreamSynchronize(s.stream));
+  return Status::Ok;
+}
+
 /// Server: run the target side of one request from `sender`.
 Status serveOne(int sender, const ChannelRequest& r) {
   Side& s = g.sides.in[sender];
@@ -80,6 +101,7 @@ Status serveOne(int sender, const ChannelRequest& r) {
     case kOpPut: return consume(s, g.me, sender, g.heap + r.off, r.n, r.first, r.chunk);
     case kOpGet: return produce(s, g.me, sender, g.heap + r.off, r.n, r.first, r.chunk);
     case kOpAmo: return serveAmo(kWho, s, g.heap, r, g.amo_result);
+    case kOpPutAmo: return servePutAmo(s, sender, r);
     default:
       GSHMEM_LOG_ERROR(TRANSPORT, "%s: request %u from PE %d is not valid", kWho, r.op, sender);
       return Status::Internal;
@@ -98,7 +120,8 @@ void serverMain() {
         if (serviceExiting()) return;  // the process is exiting: the sender may be gone
         serverFailed(kWho, s, r);
       }
-      g.ch->reply(s, r.op == kOpAmo ? *reinterpret_cast<volatile uint64_t*>(g.amo_result) : 0);
+      const bool amo = r.op == kOpAmo || r.op == kOpPutAmo;
+      g.ch->reply(s, amo ? *reinterpret_cast<volatile uint64_t*>(g.amo_result) : 0);
       did = true;
     }
     if (did) idle = 0;
@@ -176,6 +199,21 @@ Status stagedTransfer(int pe, std::size_t off, void* local, std::size_t n, Direc
   uint64_t ignored = 0;
   long idle = 0;
   while (!g.ch->replied(pe, seq, &ignored))
+    if (!relax(&idle)) return Status::RemoteError;
+  return Status::Ok;
+}
+
+Status stagedPutAmo(int pe, std::size_t off, const void* src, std::size_t n, std::size_t amo_off, AmoOp op,
+                    unsigned size, uint64_t value, uint64_t* result) {
+  if (!stagedReaches(pe) || n == 0 || op == AmoOp::CompareSwap) return Status::Unsupported;
+  std::lock_guard<std::mutex> lk(*g.sides.lock[pe]);
+  Side& s = g.sides.out[pe];
+  const std::size_t chunk = chunkFor(n);
+  const ChannelRequest r = putAmoRequest(off, n, chunk, &g.next[pe], op, size, amo_off, value);
+  const uint64_t seq = g.ch->post(pe, r);
+  GSHMEM_CHECK(produce(s, pe, g.me, static_cast<const char*>(src), n, r.first, chunk));
+  long idle = 0;
+  while (!g.ch->replied(pe, seq, result))
     if (!relax(&idle)) return Status::RemoteError;
   return Status::Ok;
 }

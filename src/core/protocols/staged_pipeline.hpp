@@ -44,6 +44,12 @@ const char* stagedVia(int pe);
 /// earlier work on @p user_stream (may be null). Returns when the data has arrived (put: in the peer's heap; get:
 /// in @p local).
 Status stagedTransfer(int pe, std::size_t off, void* local, std::size_t n, Direction d, CUstream_st* user_stream);
+/// A put of @p n bytes from @p src (device or host) to offset @p off of @p pe's device heap, then atomic @p op on the
+/// @p size-byte word at offset @p amo_off there, applied by the peer's server in that order with one request and
+/// one reply (a put with signal costs one round trip, not two); the atomic's old value in *result. Returns when
+/// both are applied. Unsupported for compare-and-swap, for n == 0 and for a PE the protocol does not reach.
+Status stagedPutAmo(int pe, std::size_t off, const void* src, std::size_t n, std::size_t amo_off, AmoOp op,
+                    unsigned size, uint64_t value, uint64_t* result);
 /// Atomic @p op on the @p size-byte word at offset @p off of @p pe's device heap, applied by the peer's server;
 /// the old value in *result. Returns when applied.
 Status stagedAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value, uint64_t cond, uint64_t* result);

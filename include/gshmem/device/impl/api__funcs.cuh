@@ -198,6 +198,27 @@ GSHMEM_DEVICE_INLINE unsigned long long proxyPost(const ProxyRing& r, uint32_t o
                proxyHeader(op, aux, static_cast<uint32_t>(pe), off) | proxyPhase(t, r.nslots));
   return t;
 }
+/// Post a put of @p n bytes from @p src (ticket t) and the atomic right behind it (ticket t + 1) with one claim.
+/// The atomic's header is published before the put's: the proxy, which takes requests in ticket order, finds the
+/// pair complete when it finds the put (and may run both as one). Returns t + 1.
+GSHMEM_DEVICE_INLINE unsigned long long proxyPostPutAmo(const ProxyRing& r, int pe, uint64_t off, uint64_t src,
+                                                        uint64_t n, uint32_t amo_aux, uint64_t amo_off,
+                                                        uint64_t amo_value) {
+  const unsigned long long t = atomicAdd(r.head, 2ull);
+  if (t + 1 - ldRelaxedGpu(r.seen) >= r.nslots) {
+    while (t + 1 - ldRelaxedSys(r.done) >= r.nslots) {
+    }
+  }
+  const uint32_t i = static_cast<uint32_t>(t) & (r.nslots - 1), j = static_cast<uint32_t>(t + 1) & (r.nslots - 1);
+  stVolatile(&r.args[i], n);
+  stVolatile(&r.slots[i].value, src);
+  stVolatile(&r.slots[j].value, amo_value);
+  stReleaseSys(reinterpret_cast<unsigned long long*>(&r.slots[j].header),
+               proxyHeader(kProxyAmo, amo_aux, static_cast<uint32_t>(pe), amo_off) | proxyPhase(t + 1, r.nslots));
+  stReleaseSys(reinterpret_cast<unsigned long long*>(&r.slots[i].header),
+               proxyHeader(kProxyPut, 0, static_cast<uint32_t>(pe), off) | proxyPhase(t, r.nslots));
+  return t + 1;
+}
 /// Wait until the proxy retired the request of @p ticket (and every earlier one).
 GSHMEM_DEVICE_INLINE void proxyWait(const ProxyRing& r, unsigned long long ticket) {
   while (ldAcquire(r.done) <= ticket) {
@@ -449,6 +470,17 @@ GSHMEM_DEVICE_INLINE void putmemSignal(const DeviceHandle& h, void* dst, const v
     detail::copy<S>(p, src, n);
     detail::groupSync<S>();  // every lane's stores precede the signal (the release below is cumulative)
     if (detail::groupRank<S>() == 0) signalOp(h, sig, value, sig_op, pe);
+    detail::groupSync<S>();
+    return;
+  }
+  const uint32_t amo = (sig_op == GSHMEM_SIGNAL_ADD ? kAmoAdd : kAmoSet) | (1u << 4);
+  if (n != 0 && __isGlobal(src)) {  // the put and its signal as one pair of requests, in ring order
+    detail::groupSync<S>();          // the group's stores to the source precede the post's release
+    if (detail::groupRank<S>() == 0) {
+      detail::proxyPostPutAmo(h.ring, pe, detail::offsetOf(h, dst), reinterpret_cast<uint64_t>(src), n, amo,
+                              detail::offsetOf(h, sig), value);
+      if (!nbi) detail::proxyQuiet(h.ring);
+    }
     detail::groupSync<S>();
     return;
   }
