@@ -128,9 +128,10 @@ Status proxyAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t v, ui
   return protocols::deviceAmo(pe, off, op, size, v, c, l->stream, l->result, old);
 }
 Status proxyPutAmo(int pe, std::size_t off, const void* src, std::size_t n, std::size_t amo_off, AmoOp op,
-                   unsigned size, uint64_t value, uint64_t* old) {
-  return protocols::devicePutAmo(pe, off, src, n, amo_off, op, size, value, old);
+                   unsigned size, uint64_t value, uint64_t* token) {
+  return protocols::devicePutAmoStart(pe, off, src, n, amo_off, op, size, value, token);
 }
+Status proxyComplete(int pe, uint64_t token) { return protocols::devicePutAmoComplete(pe, token); }
 bool proxyFuses(int pe) { return protocols::deviceFusesPutAmo(pe); }
 const char* proxyRoute(int pe) { return protocols::deviceRoute(pe); }
 Status proxyThreadInit() {
@@ -140,7 +141,7 @@ Status proxyThreadInit() {
 
 Status proxyStart(std::string* err) {
   g.proxy_on = true;
-  const protocols::ProxyTarget target{proxyPut, proxyGet, proxyAmo, proxyPutAmo, proxyFuses, proxyRoute,
+  const protocols::ProxyTarget target{proxyPut, proxyGet, proxyAmo, proxyPutAmo, proxyComplete, proxyFuses, proxyRoute,
                                              proxyThreadInit};
   return protocols::proxyStart(g.dev, g.total, target, &g.handle.ring, err);
 }

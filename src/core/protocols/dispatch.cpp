@@ -168,11 +168,13 @@ Status deviceRma(int pe, std::size_t off, void* local, std::size_t n, Direction 
 
 bool deviceFusesPutAmo(int pe) { return g.ready && pe != g.me && !g.ipc->peerBase(pe) && stagedReaches(pe); }
 
-Status devicePutAmo(int pe, std::size_t off, const void* local, std::size_t n, std::size_t amo_off, AmoOp op,
-                    unsigned size, uint64_t value, uint64_t* result) {
+Status devicePutAmoStart(int pe, std::size_t off, const void* local, std::size_t n, std::size_t amo_off, AmoOp op,
+                         unsigned size, uint64_t value, uint64_t* token) {
   if (!deviceFusesPutAmo(pe)) return Status::Unsupported;
-  return stagedPutAmo(pe, off, local, n, amo_off, op, size, value, result);
+  return stagedPutAmoStart(pe, off, local, n, amo_off, op, size, value, token);
 }
+
+Status devicePutAmoComplete(int pe, uint64_t token) { return stagedComplete(pe, token); }
 
 Status deviceAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value, uint64_t cond, CUstream_st* stream,
                  uint64_t* pinned, uint64_t* result) {

@@ -61,13 +61,15 @@ Status deviceRma(int pe, std::size_t off, void* local, std::size_t n, Direction 
 /// thread. Returns when applied.
 Status deviceAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value, uint64_t cond, CUstream_st* stream,
                  uint64_t* pinned, uint64_t* result);
-/// A put of @p n bytes from @p local to offset @p off of @p pe's device heap followed by atomic @p op (not
-/// compare-and-swap) on the word at @p amo_off there, as one request when the route can apply both in order (the
-/// staged protocol on the node); the atomic's old value in *result. Returns when both are applied. Unsupported
-/// where the route cannot fuse them: the caller runs deviceRma, then deviceAmo.
-Status devicePutAmo(int pe, std::size_t off, const void* local, std::size_t n, std::size_t amo_off, AmoOp op,
-                    unsigned size, uint64_t value, uint64_t* result);
-/// Whether devicePutAmo fuses a put and an atomic to @p pe (fixed after initialisation).
+/// Start a put of @p n bytes from @p local to offset @p off of @p pe's device heap followed by the non-fetching
+/// atomic @p op on the word at @p amo_off there, as one request, where the route can apply both in order (the
+/// staged protocol on the node). Returns once the source may be reused; devicePutAmoComplete(pe, *token) waits
+/// until both are applied. Unsupported where the route cannot fuse them: the caller runs deviceRma, then deviceAmo.
+Status devicePutAmoStart(int pe, std::size_t off, const void* local, std::size_t n, std::size_t amo_off, AmoOp op,
+                         unsigned size, uint64_t value, uint64_t* token);
+/// Wait until the request devicePutAmoStart started to @p pe as @p token (and every earlier one to it) is applied.
+Status devicePutAmoComplete(int pe, uint64_t token);
+/// Whether devicePutAmoStart fuses a put and an atomic to @p pe (fixed after initialisation).
 bool deviceFusesPutAmo(int pe);
 
 /// The protocol (and transport) that reaches @p pe's device heap, e.g. "p2p/cuda_ipc", "staged/shm", "none".

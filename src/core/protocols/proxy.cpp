@@ -2,10 +2,13 @@
 // consumer in proxy_ring.hpp).
 //
 // The thread takes every request the GPU has published (up to kBatch), starts each one (a copy-engine copy on the
-// proxy's stream returns at once; a request through the staged protocol completes before it returns), waits for the
-// stream once, and retires the whole batch with one store of `done`. Requests to one PE are executed in ring
-// order: copies to a PE share the stream, and a synchronous request to a PE never follows an asynchronous one to
-// the same PE (the backend reaches a PE either by copy or staged, never both). Every kSeenPeriod retired
+// proxy's stream returns at once; a request through the staged protocol completes before it returns, except a put
+// with its signal), waits for the stream once, and retires the whole batch with one store of `done`. A put to a
+// staged PE followed by a non-fetching atomic on that PE (a put with signal) goes to the peer as one request
+// (ProxyTarget::putAmo); it returns once its data has left this GPU, so the next one starts while the peer applies
+// the first, and the batch waits for both before it is retired. Requests to one PE are executed in ring order:
+// copies to a PE share the stream; staged requests to a PE queue in order at its server; and the backend reaches a
+// PE either by copy or staged, never both. Every kSeenPeriod retired
 // requests it also refreshes the GPU's device-side copy of `done` (one 8-byte cudaMemcpyAsync on a stream of its
 // own, never waited for): producers find room there without reading host memory.
 #include "core/protocols/proxy.hpp"
@@ -99,8 +102,10 @@ Status execute(const ProxyReq& q, bool* queued) {
 }
 
 /// One batch's requests in ring order. A put to a PE whose route fuses (ProxyTarget::fuses) is held until the next
-/// request is seen: a non-conditional atomic on the same PE right behind it (a put with signal) goes with it as one
-/// putAmo, anything else lets the put run first, alone.
+/// request is seen: a non-fetching atomic on the same PE right behind it (a put with signal) starts with it as one
+/// putAmo, anything else lets the put run first, alone. A started pair is not waited for at once: the next one can
+/// start (its data leaves this GPU) while the peer applies the first; complete() waits for them in order, at the
+/// latest before the batch is retired.
 class Batch {
  public:
   bool pending = false;  ///< some request left a copy queued on g.stream
@@ -110,7 +115,7 @@ class Batch {
     if (isError(failed.status)) return;  // the job ends with the first failure
     if (held_) {
       held_ = false;
-      if (fusable(q) && fused(q)) return;
+      if (fusable(q) && start(q)) return;
       run(put_);
       if (isError(failed.status)) return;
     }
@@ -128,10 +133,25 @@ class Batch {
     held_ = false;
     if (!isError(failed.status)) run(put_);
   }
+  bool started() const { return nstarted_ != 0; }
+  /// Wait until the oldest started pair is applied.
+  void completeOldest() {
+    const Started s = started_[first_];
+    first_ = (first_ + 1) % kMaxStarted;
+    --nstarted_;
+    if (!isError(failed.status)) record(g.target.complete(s.put.pe, s.token), s.put);
+  }
 
  private:
+  static constexpr unsigned kMaxStarted = 4;  ///< started pairs in flight (the channel queues more per peer)
+  struct Started {
+    ProxyReq put;
+    uint64_t token;
+  };
   bool held_ = false;
   ProxyReq put_{};
+  Started started_[kMaxStarted] = {};
+  unsigned first_ = 0, nstarted_ = 0;
 
   void record(Status st, const ProxyReq& q) {
     if (isError(st) && !serviceExiting()) failed = Failure{st, q};  // exiting: a peer may be gone, dropped
@@ -142,34 +162,47 @@ class Batch {
     pending |= queued;
   }
   bool fusable(const ProxyReq& q) const {
-    return q.op == kProxyAmo && q.pe == put_.pe && (q.aux & 0xf) != static_cast<uint32_t>(AmoOp::CompareSwap);
+    return q.op == kProxyAmo && q.pe == put_.pe && !amoFetches(static_cast<AmoOp>(q.aux & 0xf));
   }
-  /// The held put and atomic q as one request; false when the target declined (nothing was done).
-  bool fused(const ProxyReq& q) {
-    uint64_t old = 0;
+  /// Start the held put and atomic q as one request; false when the target declined (nothing was done).
+  bool start(const ProxyReq& q) {
+    if (nstarted_ == kMaxStarted) completeOldest();
+    uint64_t token = 0;
     const Status st = g.target.putAmo(put_.pe, put_.off, reinterpret_cast<const void*>(put_.value), put_.arg, q.off,
-                                      static_cast<AmoOp>(q.aux & 0xf), (q.aux & 0x10) ? 8 : 4, q.value, &old);
+                                      static_cast<AmoOp>(q.aux & 0xf), (q.aux & 0x10) ? 8 : 4, q.value, &token);
     if (st == Status::Unsupported) return false;
-    *g.ring.result(q.ticket) = old;
+    *g.ring.result(q.ticket) = 0;  // not a fetching atomic
     record(st, put_);
+    if (!isError(st)) started_[(first_ + nstarted_++) % kMaxStarted] = Started{put_, token};
     return true;
   }
 };
 
-/// Take and run what the GPU published; retire it as one batch. Returns how many requests it retired. A failed
-/// request is reported and ends the job, unless the process is exiting (a peer may be gone): then it is dropped.
-/// The one place where the proxy thread ends the job is reportFailure/serviceFailed: nothing below it does.
-unsigned drain() {
-  Batch b;
-  unsigned n = g.ring.take(kBatch, b);
-  // A put held at the end of the batch: a put with signal posts both at once (proxyPostPutAmo), but a signal
-  // posted by a separate call may still be a moment behind its put.
+/// Take up to @p max published requests into @p b. A put held at the end waits a moment for its atomic: a put with
+/// signal posts both at once (proxyPostPutAmo), but a signal posted by a separate call may be a moment behind.
+unsigned takeInto(Batch& b, unsigned max) {
+  unsigned n = g.ring.take(max, b);
   if (b.holding()) {
     const int64_t until = monotonicNs() + kFuseLookaheadNs;
     do n += g.ring.take(1, b);
     while (b.holding() && monotonicNs() < until);
   }
   b.flush();
+  return n;
+}
+
+/// Take and run what the GPU published; retire it as one batch. Returns how many requests it retired. A failed
+/// request is reported and ends the job, unless the process is exiting (a peer may be gone): then it is dropped.
+/// The one place where the proxy thread ends the job is reportFailure/serviceFailed: nothing below it does.
+unsigned drain() {
+  Batch b;
+  unsigned n = takeInto(b, kBatch);
+  // While started pairs are applied, what the GPU publishes meanwhile joins the batch (and may start too).
+  while (b.started()) {
+    const unsigned m = n < kBatch ? takeInto(b, kBatch - n) : 0;
+    n += m;
+    if (m == 0) b.completeOldest();
+  }
   if (n == 0) return 0;
   bool pending = b.pending;
   Failure& failed = b.failed;

@@ -27,11 +27,12 @@ struct ProxyTarget {
   Status (*put)(int pe, std::size_t off, const void* src, std::size_t n, CUstream_st* stream, bool* queued);
   Status (*get)(int pe, std::size_t off, void* dst, std::size_t n, CUstream_st* stream, bool* queued);
   Status (*amo)(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value, uint64_t cond, uint64_t* old);
-  /// A put followed by a non-conditional atomic on the same PE (a put with signal), applied in that order and
-  /// complete when it returns, the atomic's old value in *old; Unsupported where the route cannot fuse them (the
-  /// proxy then runs put, then amo). May be null.
+  /// Start a put followed by a non-fetching atomic on the same PE (a put with signal), applied in that order:
+  /// returns once the source may be reused, with *token for complete(pe, token), which returns once both are
+  /// applied. Unsupported where the route cannot fuse them (the proxy then runs put, then amo). May be null.
   Status (*putAmo)(int pe, std::size_t off, const void* src, std::size_t n, std::size_t amo_off, AmoOp op,
-                   unsigned size, uint64_t value, uint64_t* old);
+                   unsigned size, uint64_t value, uint64_t* token);
+  Status (*complete)(int pe, uint64_t token);
   /// Whether putAmo can fuse a put and an atomic to @p pe (fixed after initialisation). May be null: never.
   bool (*fuses)(int pe);
   const char* (*route)(int pe);

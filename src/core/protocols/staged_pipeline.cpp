@@ -137,6 +137,22 @@ std::size_t chunkFor(std::size_t n) {
   return c > g.ch->slotBytes() ? g.ch->slotBytes() : c;
 }
 
+/// Wait until the channel to @p pe has room for a request (requests started earlier may still be queued).
+Status waitRoom(int pe) {
+  long idle = 0;
+  while (!g.ch->room(pe))
+    if (!relax(&idle)) return Status::RemoteError;
+  return Status::Ok;
+}
+
+/// Wait until @p pe's server answered request @p seq; its result in *result.
+Status waitReply(int pe, uint64_t seq, uint64_t* result) {
+  long idle = 0;
+  while (!g.ch->replied(pe, seq, result))
+    if (!relax(&idle)) return Status::RemoteError;
+  return Status::Ok;
+}
+
 Status pin(char* base, std::size_t bytes) {
   GSHMEM_CUDA_TRY(kWho, cudaHostRegister(base, bytes, cudaHostRegisterPortable));
   g.reg.emplace_back(base, bytes);
@@ -191,41 +207,38 @@ Status stagedTransfer(int pe, std::size_t off, void* local, std::size_t n, Direc
   Side& s = g.sides.out[pe];
   GSHMEM_CHECK(orderAfter(kWho, s, user_stream));
   const std::size_t chunk = chunkFor(n);
+  GSHMEM_CHECK(waitRoom(pe));
   const ChannelRequest r = transferRequest(d == Direction::Put, off, n, chunk, &g.next[pe]);
   const uint64_t seq = g.ch->post(pe, r);
   if (d == Direction::Get) GSHMEM_CHECK(consume(s, pe, g.me, static_cast<char*>(local), n, r.first, chunk));
   else GSHMEM_CHECK(produce(s, pe, g.me, static_cast<const char*>(local), n, r.first, chunk));
   // Complete when the server answered: for a put its last H2D completed (blocking put semantics, every slot free).
   uint64_t ignored = 0;
-  long idle = 0;
-  while (!g.ch->replied(pe, seq, &ignored))
-    if (!relax(&idle)) return Status::RemoteError;
-  return Status::Ok;
+  return waitReply(pe, seq, &ignored);
 }
 
-Status stagedPutAmo(int pe, std::size_t off, const void* src, std::size_t n, std::size_t amo_off, AmoOp op,
-                    unsigned size, uint64_t value, uint64_t* result) {
-  if (!stagedReaches(pe) || n == 0 || op == AmoOp::CompareSwap) return Status::Unsupported;
+Status stagedPutAmoStart(int pe, std::size_t off, const void* src, std::size_t n, std::size_t amo_off, AmoOp op,
+                         unsigned size, uint64_t value, uint64_t* seq) {
+  if (!stagedReaches(pe) || n == 0 || amoFetches(op)) return Status::Unsupported;
   std::lock_guard<std::mutex> lk(*g.sides.lock[pe]);
+  GSHMEM_CHECK(waitRoom(pe));
   Side& s = g.sides.out[pe];
   const std::size_t chunk = chunkFor(n);
   const ChannelRequest r = putAmoRequest(off, n, chunk, &g.next[pe], op, size, amo_off, value);
-  const uint64_t seq = g.ch->post(pe, r);
-  GSHMEM_CHECK(produce(s, pe, g.me, static_cast<const char*>(src), n, r.first, chunk));
-  long idle = 0;
-  while (!g.ch->replied(pe, seq, result))
-    if (!relax(&idle)) return Status::RemoteError;
-  return Status::Ok;
+  *seq = g.ch->post(pe, r);
+  return produce(s, pe, g.me, static_cast<const char*>(src), n, r.first, chunk);
+}
+
+Status stagedComplete(int pe, uint64_t seq) {
+  uint64_t ignored = 0;
+  return waitReply(pe, seq, &ignored);
 }
 
 Status stagedAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value, uint64_t cond, uint64_t* result) {
   if (!stagedReaches(pe)) return Status::Unsupported;
   std::lock_guard<std::mutex> lk(*g.sides.lock[pe]);
-  const uint64_t seq = g.ch->post(pe, amoRequest(op, size, off, value, cond));
-  long idle = 0;
-  while (!g.ch->replied(pe, seq, result))
-    if (!relax(&idle)) return Status::RemoteError;
-  return Status::Ok;
+  GSHMEM_CHECK(waitRoom(pe));
+  return waitReply(pe, g.ch->post(pe, amoRequest(op, size, off, value, cond)), result);
 }
 
 }  // namespace gshmem::protocols

@@ -44,12 +44,16 @@ const char* stagedVia(int pe);
 /// earlier work on @p user_stream (may be null). Returns when the data has arrived (put: in the peer's heap; get:
 /// in @p local).
 Status stagedTransfer(int pe, std::size_t off, void* local, std::size_t n, Direction d, CUstream_st* user_stream);
-/// A put of @p n bytes from @p src (device or host) to offset @p off of @p pe's device heap, then atomic @p op on the
-/// @p size-byte word at offset @p amo_off there, applied by the peer's server in that order with one request and
-/// one reply (a put with signal costs one round trip, not two); the atomic's old value in *result. Returns when
-/// both are applied. Unsupported for compare-and-swap, for n == 0 and for a PE the protocol does not reach.
-Status stagedPutAmo(int pe, std::size_t off, const void* src, std::size_t n, std::size_t amo_off, AmoOp op,
-                    unsigned size, uint64_t value, uint64_t* result);
+/// Start a put of @p n bytes from @p src (device or host) to offset @p off of @p pe's device heap followed by the
+/// non-fetching atomic @p op on the @p size-byte word at offset @p amo_off there, applied by the peer's server in
+/// that order as one request (a put with signal costs one request, not two). Returns once the data has left
+/// @p src (the source may be reused) and the request is queued at the peer; *seq names it for stagedComplete. Up
+/// to ShmChannel::kQueue requests may be queued per peer: a start waits for room. Unsupported for a fetching
+/// atomic, for n == 0 and for a PE the protocol does not reach.
+Status stagedPutAmoStart(int pe, std::size_t off, const void* src, std::size_t n, std::size_t amo_off, AmoOp op,
+                         unsigned size, uint64_t value, uint64_t* seq);
+/// Wait until @p pe's server applied request @p seq (and every earlier one to it).
+Status stagedComplete(int pe, uint64_t seq);
 /// Atomic @p op on the @p size-byte word at offset @p off of @p pe's device heap, applied by the peer's server;
 /// the old value in *result. Returns when applied.
 Status stagedAmo(int pe, std::size_t off, AmoOp op, unsigned size, uint64_t value, uint64_t cond, uint64_t* result);

@@ -66,8 +66,8 @@ void ShmChannel::disconnect() {
 
 uint64_t ShmChannel::post(int target, const ChannelRequest& r) {
   Control* c = control(target, me_);
-  c->r = r;
   const uint64_t s = ++seq_[target];
+  c->q[s % kQueue] = r;
   c->req.v.store(s, std::memory_order_release);
   return s;
 }
@@ -76,15 +76,16 @@ bool ShmChannel::next(int sender, ChannelRequest* r) {
   Control* c = control(me_, sender);
   const uint64_t q = c->req.v.load(std::memory_order_acquire);
   if (q == served_[sender]) return false;
-  served_[sender] = q;
-  *r = c->r;
+  const uint64_t s = ++served_[sender];
+  *r = c->q[s % kQueue];
   return true;
 }
 
 void ShmChannel::reply(int sender, uint64_t result) {
   Control* c = control(me_, sender);
-  c->result = result;
-  c->reply.v.store(served_[sender], std::memory_order_release);
+  const uint64_t s = served_[sender];
+  c->result[s % kQueue] = result;
+  c->reply.v.store(s, std::memory_order_release);
 }
 
 }  // namespace gshmem

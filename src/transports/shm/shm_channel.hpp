@@ -7,8 +7,9 @@
 // and `depth` slots of `slot_bytes`. Everything of channel s -> t lives in t's segment; both processes load and
 // store it through their mappings. Sequences and chunk counters only grow (they never reset).
 //
-// Protocol: the sender writes the request, then bumps `req` (release); the server sees req != served, acts, writes
-// the result, then sets `reply` = req (release). A pipeline of k chunks uses global chunk indices first..first+k-1;
+// Protocol: the sender writes request number `req + 1` into its queue entry, then bumps `req` (release); the server
+// takes the requests in order (served < req), acts on each, writes its result, then sets `reply` to its number
+// (release). A sender may have up to kQueue requests posted and not answered (it waits for room() first). A pipeline of k chunks uses global chunk indices first..first+k-1;
 // chunk g lives in slot g % depth; the producer publishes produced = g+1 once chunk g is in its slot, the consumer
 // consumed = g+1 once it drained it. Threading: one initiating thread per (sender, target) at a time (callers
 // serialize), one server thread per PE. No call allocates, locks or makes a syscall after connect.
@@ -57,14 +58,22 @@ class ShmChannel {
   int depth() const { return depth_; }
   std::size_t slotBytes() const { return slot_; }
 
+  /// Requests a sender may have posted to one target and not seen answered.
+  static constexpr uint64_t kQueue = 8;
+
   // ---- Initiator (one thread per target at a time)
-  /// Publish `r` to `target`'s server. Returns the request's sequence number.
+  /// Whether `target`'s queue has room for one more request of this PE.
+  bool room(int target) const {
+    return seq_[target] - control(target, me_)->reply.v.load(std::memory_order_acquire) < kQueue;
+  }
+  /// Publish `r` to `target`'s server (room(target) must be true). Returns the request's sequence number.
   uint64_t post(int target, const ChannelRequest& r);
-  /// True once the server answered request `seq`; then *result holds its result.
+  /// True once the server answered request `seq` (and every earlier one). *result then holds its result, which
+  /// stays readable until kQueue further requests to `target` were posted.
   bool replied(int target, uint64_t seq, uint64_t* result) const {
     const Control* c = control(target, me_);
-    if (c->reply.v.load(std::memory_order_acquire) != seq) return false;
-    *result = c->result;
+    if (c->reply.v.load(std::memory_order_acquire) < seq) return false;
+    *result = c->result[seq % kQueue];
     return true;
   }
 
@@ -94,11 +103,10 @@ class ShmChannel {
     char pad[56];
   };
   struct Control {
-    Line req;             ///< request sequence (sender -> server)
-    ChannelRequest r;
-    Line reply;           ///< sequence of the request answered (server -> sender)
-    uint64_t result;      ///< written before reply
-    char pad[56];
+    Line req;                   ///< last request sequence posted (sender -> server)
+    ChannelRequest q[kQueue];   ///< request s in q[s % kQueue]
+    Line reply;                 ///< last request sequence answered (server -> sender)
+    uint64_t result[kQueue];    ///< request s's result in result[s % kQueue], written before reply
     Line produced;        ///< chunks whose data is in their slot (written by the producer)
     Line consumed;        ///< chunks drained from their slot (written by the consumer)
   };
