@@ -101,6 +101,9 @@ Status execute(const ProxyReq& q, bool* queued) {
                 g.target.route(q.pe), statusString(f.status));
 }
 
+/// Whether a put to @p pe may wait for an atomic behind it (a corrupt request's PE is run, and reported, as is).
+bool fuses(int pe) { return pe >= 0 && pe < static_cast<int>(g.fuses.size()) && g.fuses[pe]; }
+
 /// One batch's requests in ring order. A put to a PE whose route fuses (ProxyTarget::fuses) is held until the next
 /// request is seen: a non-fetching atomic on the same PE right behind it (a put with signal) starts with it as one
 /// putAmo, anything else lets the put run first, alone. A started pair is not waited for at once: the next one can
@@ -119,7 +122,7 @@ class Batch {
       run(put_);
       if (isError(failed.status)) return;
     }
-    if (q.op == kProxyPut && g.fuses[q.pe]) {
+    if (q.op == kProxyPut && fuses(q.pe)) {
       held_ = true;
       put_ = q;
       return;
