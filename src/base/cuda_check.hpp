@@ -17,6 +17,21 @@ inline Status cudaFailed(const char* who, const char* what, cudaError_t e) {
   return Status::SystemError;
 }
 
+/// A CUDA driver function through cudart's entry-point lookup (no link against libcuda): true and *out set when
+/// this driver has it, false (and the sticky CUDA error cleared) when it does not.
+template <class F>
+bool driverEntry(const char* name, F* out) {
+  void* f = nullptr;
+  cudaDriverEntryPointQueryResult q{};
+  if (cudaGetDriverEntryPointByVersion(name, &f, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+      q != cudaDriverEntryPointSuccess || f == nullptr) {
+    cudaGetLastError();
+    return false;
+  }
+  *out = reinterpret_cast<F>(f);
+  return true;
+}
+
 /// For a call whose caller prints the reason itself (an init phase): "<what> failed: <CUDA's reason>" into *err,
 /// and Status::SystemError.
 inline Status cudaFailedWhy(std::string* err, const char* what, cudaError_t e) {

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <string>
 
+#include "base/cuda_check.hpp"
 #include "base/str_format.hpp"
 #include "core/device/device.hpp"
 #include "core/device/device_kernels.hpp"
@@ -109,12 +110,8 @@ struct StreamWait {
 const StreamWait& streamWait() {
   static const StreamWait w = [] {
     StreamWait r;
-    void* f = nullptr;
-    cudaDriverEntryPointQueryResult q{};
     int dev = 0, flush = 0;
-    if (cudaGetDriverEntryPointByVersion("cuStreamWaitValue64", &f, 12000, cudaEnableDefault, &q) == cudaSuccess &&
-        q == cudaDriverEntryPointSuccess)
-      r.fn = reinterpret_cast<WaitValue64>(f);
+    driverEntry("cuStreamWaitValue64", &r.fn);
     if (cudaGetDevice(&dev) == cudaSuccess &&
         cudaDeviceGetAttribute(&flush, cudaDevAttrCanFlushRemoteWrites, dev) == cudaSuccess && flush)
       r.flush = CU_STREAM_WAIT_VALUE_FLUSH;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "base/cuda_check.hpp"
 #include "gshmem/device/api.cuh"
 #include "transports/transport.hpp"
 
@@ -73,7 +74,7 @@ namespace {
 using WriteValue64 = CUresult (*)(CUstream, CUdeviceptr, cuuint64_t, unsigned int);
 using WriteValue32 = CUresult (*)(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
 
-/// cuStreamWriteValue64/32 through cudart's entry-point lookup (no link against libcuda); null where absent.
+/// cuStreamWriteValue64/32 (base's driverEntry); null where absent.
 struct StreamWrite {
   WriteValue64 w64 = nullptr;
   WriteValue32 w32 = nullptr;
@@ -81,15 +82,8 @@ struct StreamWrite {
 const StreamWrite& streamWrite() {
   static const StreamWrite w = [] {
     StreamWrite r;
-    void* f = nullptr;
-    cudaDriverEntryPointQueryResult q{};
-    if (cudaGetDriverEntryPointByVersion("cuStreamWriteValue64", &f, 12000, cudaEnableDefault, &q) == cudaSuccess &&
-        q == cudaDriverEntryPointSuccess)
-      r.w64 = reinterpret_cast<WriteValue64>(f);
-    if (cudaGetDriverEntryPointByVersion("cuStreamWriteValue32", &f, 12000, cudaEnableDefault, &q) == cudaSuccess &&
-        q == cudaDriverEntryPointSuccess)
-      r.w32 = reinterpret_cast<WriteValue32>(f);
-    cudaGetLastError();
+    driverEntry("cuStreamWriteValue64", &r.w64);
+    driverEntry("cuStreamWriteValue32", &r.w32);
     return r;
   }();
   return w;

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "base/cuda_check.hpp"
 #include "core/runtime/runtime.hpp"
 
 namespace gshmem::protocols {
@@ -19,14 +20,9 @@ using PointerGetAttributes = CUresult (*)(unsigned, CUpointer_attribute*, void**
 /// cuPointerGetAttributes through cudart's entry-point lookup (no link against libcuda), or nullptr.
 PointerGetAttributes driverQuery() {
   static const PointerGetAttributes fn = [] {
-    void* f = nullptr;
-    cudaDriverEntryPointQueryResult q{};
-    if (cudaGetDriverEntryPointByVersion("cuPointerGetAttributes", &f, 12000, cudaEnableDefault, &q) != cudaSuccess ||
-        q != cudaDriverEntryPointSuccess) {
-      cudaGetLastError();
-      f = nullptr;
-    }
-    return reinterpret_cast<PointerGetAttributes>(f);
+    PointerGetAttributes f = nullptr;
+    driverEntry("cuPointerGetAttributes", &f);
+    return f;
   }();
   return fn;
 }

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "base/cuda_check.hpp"
 #include "base/log.hpp"
 
 namespace gshmem::vmm {
@@ -34,28 +35,18 @@ struct Driver {
   bool ok = false;
 };
 
-template <class F>
-bool lookup(const char* name, F* out) {
-  void* f = nullptr;
-  cudaDriverEntryPointQueryResult q{};
-  if (cudaGetDriverEntryPointByVersion(name, &f, 12000, cudaEnableDefault, &q) != cudaSuccess ||
-      q != cudaDriverEntryPointSuccess || f == nullptr) {
-    cudaGetLastError();
-    return false;
-  }
-  *out = reinterpret_cast<F>(f);
-  return true;
-}
-
 const Driver& driver() {
   static const Driver d = [] {
     Driver x;
-    x.ok = lookup("cuDeviceGet", &x.deviceGet) && lookup("cuDeviceGetAttribute", &x.getAttribute) &&
-           lookup("cuMemGetAllocationGranularity", &x.granularity) && lookup("cuMemAddressReserve", &x.reserve) &&
-           lookup("cuMemAddressFree", &x.addressFree) && lookup("cuMemCreate", &x.create) &&
-           lookup("cuMemRelease", &x.release) && lookup("cuMemMap", &x.map) && lookup("cuMemUnmap", &x.unmap) &&
-           lookup("cuMemSetAccess", &x.setAccess) && lookup("cuMemExportToShareableHandle", &x.exportHandle) &&
-           lookup("cuMemImportFromShareableHandle", &x.importHandle) && lookup("cuGetErrorString", &x.errorString);
+    x.ok = driverEntry("cuDeviceGet", &x.deviceGet) && driverEntry("cuDeviceGetAttribute", &x.getAttribute) &&
+           driverEntry("cuMemGetAllocationGranularity", &x.granularity) &&
+           driverEntry("cuMemAddressReserve", &x.reserve) && driverEntry("cuMemAddressFree", &x.addressFree) &&
+           driverEntry("cuMemCreate", &x.create) && driverEntry("cuMemRelease", &x.release) &&
+           driverEntry("cuMemMap", &x.map) && driverEntry("cuMemUnmap", &x.unmap) &&
+           driverEntry("cuMemSetAccess", &x.setAccess) &&
+           driverEntry("cuMemExportToShareableHandle", &x.exportHandle) &&
+           driverEntry("cuMemImportFromShareableHandle", &x.importHandle) &&
+           driverEntry("cuGetErrorString", &x.errorString);
     return x;
   }();
   return d;
