@@ -152,15 +152,23 @@ inline ChannelRequest amoRequest(AmoOp op, unsigned size, std::size_t off, uint6
   return r;
 }
 
-/// The server's half of an atomic request: applied to @p heap on this GPU; the old value in *pinned (0 for a set,
-/// which is a stream memory write).
-inline Status serveAmo(const char* who, Side& s, char* heap, const ChannelRequest& r, uint64_t* pinned) {
-  if ((r.aux & 0xff) == static_cast<uint32_t>(AmoOp::Set)) {  // not fetching: a stream write, no kernel
+/// Queue atomic @p aux (AmoOp | size << 8, as amoRequest packs it) with operand @p value and compare @p cond on
+/// @p word on @p s's stream; the old value lands in *pinned once the stream reaches it (0 for a set, which is a
+/// stream memory write, no kernel).
+inline Status enqueueAmo(const char* who, Side& s, char* word, uint32_t aux, uint64_t value, uint64_t cond,
+                         uint64_t* pinned) {
+  if ((aux & 0xff) == static_cast<uint32_t>(AmoOp::Set)) {
     *pinned = 0;
-    GSHMEM_CUDA_TRY(who, enqueueSet(heap + r.off, r.aux >> 8, r.value, pinned, s.stream));
+    GSHMEM_CUDA_TRY(who, enqueueSet(word, aux >> 8, value, pinned, s.stream));
   } else {
-    GSHMEM_CUDA_TRY(who, launchAmo(heap + r.off, r.aux & 0xff, r.aux >> 8, r.value, r.cond, pinned, s.stream));
+    GSHMEM_CUDA_TRY(who, launchAmo(word, aux & 0xff, aux >> 8, value, cond, pinned, s.stream));
   }
+  return Status::Ok;
+}
+
+/// The server's half of an atomic request: applied to @p heap on this GPU; the old value in *pinned.
+inline Status serveAmo(const char* who, Side& s, char* heap, const ChannelRequest& r, uint64_t* pinned) {
+  GSHMEM_CHECK(enqueueAmo(who, s, heap + r.off, r.aux, r.value, r.cond, pinned));
   GSHMEM_CUDA_TRY(who, cudaStreamSynchronize(s.stream));
   return Status::Ok;
 }

@@ -78,17 +78,7 @@ Status consume(Side& s, int target, int sender, char* dst, std::size_t n, uint64
 /// atomic) is a stream memory write, not a kernel.
 Status servePutAmo(Side& s, int sender, const ChannelRequest& r) {
   ChannelRing ring(g.me, sender);
-  auto atomic = [&]() -> Status {
-    const uint32_t op = r.aux & 0xff;
-    const unsigned size = r.aux >> 8;
-    if (op == static_cast<uint32_t>(AmoOp::Set)) {
-      *g.amo_result = 0;  // not a fetching operation: the reply carries no old value
-      GSHMEM_CUDA_TRY(kWho, enqueueSet(g.heap + r.cond, size, r.value, g.amo_result, s.stream));
-    } else {
-      GSHMEM_CUDA_TRY(kWho, launchAmo(g.heap + r.cond, op, size, r.value, 0, g.amo_result, s.stream));
-    }
-    return Status::Ok;
-  };
+  auto atomic = [&] { return enqueueAmo(kWho, s, g.heap + r.cond, r.aux, r.value, 0, g.amo_result); };
   GSHMEM_CHECK(consumeChunks(kWho, s, g.depth, g.heap + r.off, r.n, r.first, r.chunk, ring, atomic));
   GSHMEM_CUDA_TRY(kWho, cudaStreamSynchronize(s.stream));
   return Status::Ok;
