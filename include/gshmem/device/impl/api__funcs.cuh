@@ -179,18 +179,24 @@ GSHMEM_DEVICE_INLINE unsigned long long ldRelaxedGpu(const unsigned long long* p
 }
 GSHMEM_DEVICE_INLINE void stVolatile(uint64_t* p, uint64_t v) { *reinterpret_cast<volatile uint64_t*>(p) = v; }
 
-/// Post one request (handle__types.cuh): claim a ticket, wait for its slot to be free (by the device-side copy
-/// of the proxy's position; across the bus only when that copy says the ring is full), write the third word and
-/// the value, then publish the header with one system-scope release store (it also orders this thread's earlier
-/// stores, e.g. a put's source, before the proxy's copy). Returns the ticket.
+/// Claim @p k consecutive tickets and wait until all their slots are free (by the device-side copy of the proxy's
+/// position; across the bus only when that copy says the ring is full). Returns the first ticket.
+GSHMEM_DEVICE_INLINE unsigned long long proxyClaim(const ProxyRing& r, unsigned long long k) {
+  const unsigned long long t = atomicAdd(r.head, k), last = t + k - 1;
+  if (last - ldRelaxedGpu(r.seen) >= r.nslots) {
+    while (last - ldRelaxedSys(r.done) >= r.nslots) {
+    }
+  }
+  return t;
+}
+
+/// Post one request (handle__types.cuh): claim a ticket, write the third word and the value, then publish the
+/// header with one system-scope release store (it also orders this thread's earlier stores, e.g. a put's source,
+/// before the proxy's copy). Returns the ticket.
 GSHMEM_DEVICE_INLINE unsigned long long proxyPost(const ProxyRing& r, uint32_t op, int pe, uint32_t aux,
                                                   uint64_t off, uint64_t value, uint64_t arg = 0,
                                                   bool has_arg = false) {
-  const unsigned long long t = atomicAdd(r.head, 1ull);
-  if (t - ldRelaxedGpu(r.seen) >= r.nslots) {
-    while (t - ldRelaxedSys(r.done) >= r.nslots) {
-    }
-  }
+  const unsigned long long t = proxyClaim(r, 1);
   const uint32_t i = static_cast<uint32_t>(t) & (r.nslots - 1);
   if (has_arg) stVolatile(&r.args[i], arg);
   stVolatile(&r.slots[i].value, value);
@@ -204,11 +210,7 @@ GSHMEM_DEVICE_INLINE unsigned long long proxyPost(const ProxyRing& r, uint32_t o
 GSHMEM_DEVICE_INLINE unsigned long long proxyPostPutAmo(const ProxyRing& r, int pe, uint64_t off, uint64_t src,
                                                         uint64_t n, uint32_t amo_aux, uint64_t amo_off,
                                                         uint64_t amo_value) {
-  const unsigned long long t = atomicAdd(r.head, 2ull);
-  if (t + 1 - ldRelaxedGpu(r.seen) >= r.nslots) {
-    while (t + 1 - ldRelaxedSys(r.done) >= r.nslots) {
-    }
-  }
+  const unsigned long long t = proxyClaim(r, 2);
   const uint32_t i = static_cast<uint32_t>(t) & (r.nslots - 1), j = static_cast<uint32_t>(t + 1) & (r.nslots - 1);
   stVolatile(&r.args[i], n);
   stVolatile(&r.slots[i].value, src);
