@@ -207,15 +207,13 @@ unsigned drain() {
     if (m == 0) b.completeOldest();
   }
   if (n == 0) return 0;
-  bool pending = b.pending;
-  Failure& failed = b.failed;
-  if (pending) {
+  if (b.pending) {
     const cudaError_t e = cudaStreamSynchronize(g.stream);
-    if (e != cudaSuccess && !isError(failed.status))
+    if (e != cudaSuccess && !isError(b.failed.status))
       serviceFailed(kWho, "the copies of GPU requests up to %llu failed: %s",
                     static_cast<unsigned long long>(g.ring.tail()), cudaGetErrorString(e));
   }
-  if (isError(failed.status)) reportFailure(failed);
+  if (isError(b.failed.status)) reportFailure(b.failed);
   g.ring.retire();
   if (g.ring.tail() - g.seen_at >= kSeenPeriod) {
     g.seen_at = g.ring.tail();
