@@ -43,6 +43,9 @@ inline void checkSymmetric(const Group& g, const char* what, const void* p, std:
 }
 /// Fatal unless 0 <= root < g.size.
 void checkRoot(const Group& g, int root);
+/// On a crowded machine, the next sync of the team this call spans (its team, or the world for an active set of
+/// every PE) lets `root` leave first (teamLeadNextSync): a following call from the same root finds it running.
+void leadNextSync(const Group& g, int root);
 /// With GSHMEM_CHECK=2, on a team: every member makes this call (same name, same team size) with the same `a0` and
 /// `a1` (the root; agree::kNotApplicable: none), or the job ends naming the member that does not
 /// (core/sync/agree.hpp). Costs one group sync. Call it before any early return, so a member whose arguments make

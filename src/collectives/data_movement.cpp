@@ -101,6 +101,7 @@ void broadcastBytes(const Group& g, void* dest, const void* source, std::size_t 
   checkRoot(g, root);
   checkAgreement(g, bytes, static_cast<uint64_t>(root));
   if (bytes == 0) return;
+  leadNextSync(g, root);
   const Algo algo = chooseMove(g, Family::kBroadcast, bytes);
   if (algo == Algo::kMailbox) return broadcastMailbox(g, dest, source, bytes, root, write_root);
   if (algo == Algo::kPull) return broadcastPull(g, dest, source, bytes, root, write_root);

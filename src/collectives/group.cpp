@@ -134,6 +134,12 @@ void checkRoot(const Group& g, int root) {
     fatal(g.call, "PE_root %d is out of range (the %s has %d PEs)", root, g.team ? "team" : "active set", g.size);
 }
 
+void leadNextSync(const Group& g, int root) {
+  if (GSHMEM_LIKELY(!g_rt.oversubscribed)) return;
+  if (g.team) return teamLeadNextSync(g.team, root);
+  if (g.start == 0 && g.stride == 1 && g.size == g_rt.n_pes) teamLeadNextSync(teamWorld(), root);
+}
+
 void checkAgreement(const Group& g, uint64_t a0, uint64_t a1) {
   if (GSHMEM_LIKELY(g_rt.check < 2) || g.team == nullptr || g.size < 2) return;
   const uint64_t arg[3] = {a0, a1, static_cast<uint64_t>(g.size)};

@@ -35,6 +35,10 @@ void heapFree(const char* call, void* ptr);
 // ---- synchronization (sync/sync.cpp)
 void barrierAll(const char* call);  ///< quiet + sync of the world team
 void teamSync(const char* call, gshmem_team* team);
+/// A scheduling hint for a crowded machine (more PEs than cores): the next sync of `team` lets member `member` leave
+/// first, so that it is running when the next call starts (a rooted collective names its root). Every member must
+/// give the same hint between the same two syncs; it never changes what a sync guarantees.
+void teamLeadNextSync(gshmem_team* team, int member);
 void setLock(const char* call, long* lock);
 void clearLock(const char* call, long* lock);
 int testLock(const char* call, long* lock);  ///< 0 when acquired

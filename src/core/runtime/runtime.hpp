@@ -52,6 +52,7 @@ struct gshmem_team {
   uint64_t epoch = 0;              ///< team_sync calls completed by this PE
   uint64_t checked = 0;            ///< collective calls verified on this team (GSHMEM_CHECK=2, core/sync/agree)
   int sync_algo = -1;              ///< barrier algorithm, chosen at the first sync (core/sync/sync.cpp); -1: not yet
+  int lead = -1;                   ///< member the next sync lets leave first (teamLeadNextSync); -1: none
   long num_contexts = 0;           ///< from shmem_team_config_t
   bool predefined = false;         ///< WORLD/SHARED cannot be destroyed
   int worldPe(int team_pe) const { return start + team_pe * stride; }

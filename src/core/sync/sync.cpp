@@ -9,11 +9,14 @@
 // cache-line transfers per barrier (~250 ns); the tree's one round trip costs ~130 ns; alternating the tree's root
 // between epochs overlaps consecutive barriers (see teamSyncImpl).
 // On a crowded machine (more PEs than cores) a barrier cannot end before every PE sharing this core has run, so a
-// waiting member yields the core at its first poll (barrierSpins): each PE then costs one context switch per
-// barrier, the least two PEs on one core can cost, and no polls are burnt before it. A last arriver that releases
-// the others (a "counter" barrier) measured the same on a barrier alone, but leaves member 0 descheduled after the
-// barrier half of the time, which costs a broadcast from member 0 a context switch (0.16 -> 1.3 us at 4 PEs on 2
-// cores); the tree's root is running when it releases.
+// waiting member yields the core at its first poll (barrierSpins). There a team whose members are all mapped uses a
+// counter barrier (counterSync): each member adds one to a word in member 0's slot and waits for the count of this
+// epoch. Every PE of a core must run once per barrier, and with a counter that is all: the last arriver of a core
+// leaves at once and arrives first at the next barrier, so a core switches once per barrier. The tree needs its
+// root to run after the last arrival and every child after the release: two switches per barrier on the root's core.
+// What the tree gave for free, a running root after the barrier, a rooted collective asks for with teamLeadNextSync:
+// the next counter barrier then holds the others until that member has left (a bounded wait: it is a scheduling
+// hint, never needed for correctness), so the root is running when the next call from it starts.
 // Locks are ticket locks on the user's symmetric long at PE 0: high 32 bits = next ticket, low 32 = now serving.
 #include "core/api.hpp"
 #include "core/team/team_internal.hpp"
@@ -28,7 +31,11 @@ constexpr int kLockPe = 0;
 constexpr int kTreeRadix = 8;            ///< children per node of the barrier tree; cells 0..7 take arrivals
 constexpr int kReleaseCell = kTreeRadix; ///< cell the parent writes to release this PE
 constexpr int kOddCells = 16;            ///< odd epochs use cells 16..24 (the mirrored tree)
-static_assert(kOddCells > kReleaseCell && kOddCells + kReleaseCell < kMaxRounds, "a slot holds kMaxRounds cells");
+constexpr int kCounterCell = 25;         ///< counter barrier: arrivals, in member 0's slot
+constexpr int kLeftCell = 26;            ///< counter barrier: the epoch the lead member last left, in member 0's slot
+constexpr int kLeadWaitYields = 16;      ///< most yields a member gives the lead member before leaving anyway
+static_assert(kOddCells > kReleaseCell && kOddCells + kReleaseCell < kCounterCell && kLeftCell < kMaxRounds,
+              "a slot holds kMaxRounds cells");
 
 /// Store `epoch` into cell k of this team's slot on world PE `to` (same offset in every heap).
 inline void signalCell(gshmem_team* t, int k, int to, uint64_t epoch) {
@@ -50,9 +57,10 @@ inline Word lockAmo(const char* call, AmoOp op, long* lock, Word value, Word con
 
 namespace {
 
-enum SyncAlgo { kSyncTree = 0, kSyncDissemination = 1 };
+enum SyncAlgo { kSyncTree = 0, kSyncDissemination = 1, kSyncCounter = 2 };
 
-/// Tree when every member's heap is mapped here (one cache-line round trip per barrier), and with a member reached
+/// Counter when every member's heap is mapped here and some machine is crowded (see the top of the file); then tree
+/// when every member's heap is mapped here (one cache-line round trip per barrier), and with a member reached
 /// through the remote transport when the tree is one level of 3 to kTreeRadix + 1 members: there a hop is a message
 /// (~5 us over TCP) and the flat tree costs two (arrivals, then releases), as many as dissemination's two rounds at
 /// 4 members and fewer above, while its root, member 0, leaves first, one hop ahead of the others, so a broadcast
@@ -61,7 +69,7 @@ enum SyncAlgo { kSyncTree = 0, kSyncDissemination = 1 };
 /// where the tree pays two) and above one level. Every member decides alike: "mapped" is the same-node relation
 /// (or nobody is mapped, under GSHMEM_TRANSPORTS=ucx).
 int chooseSyncAlgo(const gshmem_team* t) {
-  if (!anyUnmapped(t->start, t->stride, t->size)) return kSyncTree;
+  if (!anyUnmapped(t->start, t->stride, t->size)) return g_rt.oversubscribed ? kSyncCounter : kSyncTree;
   return t->size > 2 && t->size <= kTreeRadix + 1 ? kSyncTree : kSyncDissemination;
 }
 
@@ -76,14 +84,37 @@ void disseminationSync(gshmem_team* t, uint64_t epoch, const char* call) {
   }
 }
 
+/// The word `cell` of member 0's slot of team `t`, as mapped here (counterSync runs only when every member is).
+std::atomic<uint64_t>* memberZeroCell(gshmem_team* t, int cell, const char* call) {
+  std::atomic<uint64_t>* mine = &controlArea()->sync[t->slot][cell].value;
+  return reinterpret_cast<std::atomic<uint64_t>*>(peerPtr(call, "sync cell", mine, sizeof(uint64_t), t->worldPe(0)));
+}
+
+/// Counter barrier: add one to member 0's counter and wait until it holds n * epoch (the slot is zeroed when the
+/// team is made, and every barrier of the team adds exactly n). With a lead member (teamLeadNextSync) the lead
+/// records the epoch it leaves, and the others give it up to kLeadWaitYields yields to do so first.
+void counterSync(gshmem_team* t, uint64_t epoch, const char* call) {
+  std::atomic<uint64_t>* count = memberZeroCell(t, kCounterCell, call);
+  const uint64_t target = epoch * static_cast<uint64_t>(t->size);
+  const int lead = t->lead;
+  t->lead = -1;
+  if (count->fetch_add(1, std::memory_order_acq_rel) + 1 < target)
+    waitForSpins([&] { return count->load(std::memory_order_acquire) >= target; }, call, barrierSpins());
+  if (lead < 0) return;
+  std::atomic<uint64_t>* left = memberZeroCell(t, kLeftCell, call);
+  if (lead == t->my_index) return left->store(epoch, std::memory_order_release);
+  for (int y = 0; y < kLeadWaitYields && left->load(std::memory_order_acquire) < epoch; ++y) sched_yield();
+}
+
 }  // namespace
 
-void teamSyncImpl(gshmem_team* t, const char* call) {
+void teamLeadNextSync(gshmem_team* t, int member) {
+  if (g_rt.oversubscribed) t->lead = member;
+}
+
+/// The k-ary tree barrier of epoch `epoch` (the top of the file).
+static void treeSync(gshmem_team* t, uint64_t epoch, const char* call) {
   const int n = t->size;
-  if (n <= 1) return;
-  const uint64_t epoch = ++t->epoch;
-  if (GSHMEM_UNLIKELY(t->sync_algo < 0)) t->sync_algo = chooseSyncAlgo(t);
-  if (t->sync_algo == kSyncDissemination) return disseminationSync(t, epoch, call);
   // Odd epochs use the mirrored tree (root = last member) and their own cells. In back-to-back barriers the PE that
   // left last (a leaf) is then the root, whose children have already arrived: the arrival of one barrier overlaps
   // the release of the previous one, so a steady stream of barriers costs about one one-way latency each.
@@ -108,6 +139,24 @@ void teamSyncImpl(gshmem_team* t, const char* call) {
   // Release: children wait in their release cell.
   for (int c = 0; c < kTreeRadix && first_child + c < n; ++c)
     signalCell(t, base + kReleaseCell, t->worldPe(real(first_child + c)), epoch);
+}
+
+void teamSyncImpl(gshmem_team* t, const char* call) {
+  if (t->size <= 1) return;
+  const uint64_t epoch = ++t->epoch;
+  if (GSHMEM_UNLIKELY(t->sync_algo < 0)) t->sync_algo = chooseSyncAlgo(t);
+  if (t->sync_algo == kSyncDissemination) return disseminationSync(t, epoch, call);
+  if (t->sync_algo == kSyncCounter) return counterSync(t, epoch, call);
+  treeSync(t, epoch, call);
+}
+
+void teamSyncLast(gshmem_team* t, const char* call) {
+  if (t->size <= 1) return;
+  if (GSHMEM_UNLIKELY(t->sync_algo < 0)) t->sync_algo = chooseSyncAlgo(t);
+  if (t->sync_algo != kSyncCounter) return teamSyncImpl(t, call);
+  // The counter's members may still be reading member 0's word when member 0 leaves: end with the tree, whose
+  // cells (only ever written with epochs) are valid after any mix of counter and tree barriers.
+  treeSync(t, ++t->epoch, call);
 }
 
 void barrierAll(const char* call) {

@@ -221,7 +221,7 @@ void teamDestroy(const char* call, gshmem_team* team) {
                               "be destroyed");
   // After this sync no member signals our cells for this slot again, so they can be reset for reuse. The device
   // layer resets its words of the slot too: device and stream collectives on the team are complete by contract.
-  teamSyncImpl(team, call);
+  teamSyncLast(team, call);
   resetSlot(team->slot);
   if (isError(device::backendTeamClear(team->slot)))
     fatal(call, "cannot reset the team's device synchronization words (see above)");

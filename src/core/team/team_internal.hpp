@@ -8,8 +8,10 @@ namespace gshmem {
 void teamsInit();
 /// Release every user team and reset the predefined ones.
 void teamsFinalize();
-/// Dissemination barrier over the team's members through the control area of each PE (no quiet).
+/// Barrier over the team's members through their control areas (no quiet; algorithms in sync/sync.cpp).
 void teamSyncImpl(gshmem_team* t, const char* call = "shmem_team_sync");  ///< `call`: for the watchdog
+/// The team's last sync (before its slot is reset): after it no member reads or writes any other member's cells.
+void teamSyncLast(gshmem_team* t, const char* call);
 /// Forget heap allocations (after the heap is unmapped at finalize).
 void heapReset();
 /// The team slots this PE uses (bit per slot).
