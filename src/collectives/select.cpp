@@ -126,6 +126,8 @@ void infoReport() {
   if (done || !params().INFO || g_rt.my_pe != 0) return;
   done = true;
   fputs(describeAlgos("gshmem:   ").c_str(), stderr);
+  fprintf(stderr, "gshmem:   barrier of the world team (GSHMEM_BARRIER=%s): %s\n", params().BARRIER.c_str(),
+          teamSyncAlgoName(teamWorld()));
 }
 
 }  // namespace gshmem::coll

@@ -39,6 +39,8 @@ void teamSync(const char* call, gshmem_team* team);
 /// first, so that it is running when the next call starts (a rooted collective names its root). Every member must
 /// give the same hint between the same two syncs; it never changes what a sync guarantees.
 void teamLeadNextSync(gshmem_team* team, int member);
+/// The barrier algorithm of `team` ("tree", "dissemination", "counter"; GSHMEM_BARRIER), for GSHMEM_INFO.
+const char* teamSyncAlgoName(const gshmem_team* team);
 void setLock(const char* call, long* lock);
 void clearLock(const char* call, long* lock);
 int testLock(const char* call, long* lock);  ///< 0 when acquired

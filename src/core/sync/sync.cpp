@@ -18,6 +18,9 @@
 // the next counter barrier then holds the others until that member has left (a bounded wait: it is a scheduling
 // hint, never needed for correctness), so the root is running when the next call from it starts.
 // Locks are ticket locks on the user's symmetric long at PE 0: high 32 bits = next ticket, low 32 = now serving.
+#include <string>
+
+#include "base/config.hpp"
 #include "core/api.hpp"
 #include "core/team/team_internal.hpp"
 
@@ -69,7 +72,11 @@ enum SyncAlgo { kSyncTree = 0, kSyncDissemination = 1, kSyncCounter = 2 };
 /// where the tree pays two) and above one level. Every member decides alike: "mapped" is the same-node relation
 /// (or nobody is mapped, under GSHMEM_TRANSPORTS=ucx).
 int chooseSyncAlgo(const gshmem_team* t) {
-  if (!anyUnmapped(t->start, t->stride, t->size)) return g_rt.oversubscribed ? kSyncCounter : kSyncTree;
+  const bool mapped = !anyUnmapped(t->start, t->stride, t->size);
+  const std::string& want = params().BARRIER;
+  if (want == "tree") return kSyncTree;
+  if (want == "dissemination") return kSyncDissemination;
+  if (mapped) return want == "counter" || g_rt.oversubscribed ? kSyncCounter : kSyncTree;
   return t->size > 2 && t->size <= kTreeRadix + 1 ? kSyncTree : kSyncDissemination;
 }
 
@@ -107,6 +114,11 @@ void counterSync(gshmem_team* t, uint64_t epoch, const char* call) {
 }
 
 }  // namespace
+
+const char* teamSyncAlgoName(const gshmem_team* t) {
+  static const char* const kNames[] = {"tree", "dissemination", "counter"};
+  return t->size <= 1 ? "none (one member)" : kNames[t->sync_algo >= 0 ? t->sync_algo : chooseSyncAlgo(t)];
+}
 
 void teamLeadNextSync(gshmem_team* t, int member) {
   if (g_rt.oversubscribed) t->lead = member;
