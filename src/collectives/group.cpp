@@ -135,7 +135,6 @@ void checkRoot(const Group& g, int root) {
 }
 
 void leadNextSync(const Group& g, int root) {
-  if (GSHMEM_LIKELY(!g_rt.oversubscribed)) return;
   if (g.team) return teamLeadNextSync(g.team, root);
   if (g.start == 0 && g.stride == 1 && g.size == g_rt.n_pes) teamLeadNextSync(teamWorld(), root);
 }

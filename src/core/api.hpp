@@ -40,7 +40,7 @@ void teamSync(const char* call, gshmem_team* team);
 /// give the same hint between the same two syncs; it never changes what a sync guarantees.
 void teamLeadNextSync(gshmem_team* team, int member);
 /// The barrier algorithm of `team` ("tree", "dissemination", "counter"; GSHMEM_BARRIER), for GSHMEM_INFO.
-const char* teamSyncAlgoName(const gshmem_team* team);
+const char* teamSyncAlgoName(gshmem_team* team);
 void setLock(const char* call, long* lock);
 void clearLock(const char* call, long* lock);
 int testLock(const char* call, long* lock);  ///< 0 when acquired

@@ -62,7 +62,8 @@ namespace {
 
 enum SyncAlgo { kSyncTree = 0, kSyncDissemination = 1, kSyncCounter = 2 };
 
-/// Counter when every member's heap is mapped here and some machine is crowded (see the top of the file); then tree
+/// GSHMEM_BARRIER forces one (counter only where every member is mapped). Auto: counter when every member's heap
+/// is mapped here and some machine is crowded (see the top of the file); then tree
 /// when every member's heap is mapped here (one cache-line round trip per barrier), and with a member reached
 /// through the remote transport when the tree is one level of 3 to kTreeRadix + 1 members: there a hop is a message
 /// (~5 us over TCP) and the flat tree costs two (arrivals, then releases), as many as dissemination's two rounds at
@@ -113,11 +114,17 @@ void counterSync(gshmem_team* t, uint64_t epoch, const char* call) {
   for (int y = 0; y < kLeadWaitYields && left->load(std::memory_order_acquire) < epoch; ++y) sched_yield();
 }
 
+/// The team's barrier algorithm, chosen at its first use (every member chooses alike).
+int syncAlgo(gshmem_team* t) {
+  if (GSHMEM_UNLIKELY(t->sync_algo < 0)) t->sync_algo = chooseSyncAlgo(t);
+  return t->sync_algo;
+}
+
 }  // namespace
 
-const char* teamSyncAlgoName(const gshmem_team* t) {
+const char* teamSyncAlgoName(gshmem_team* t) {
   static const char* const kNames[] = {"tree", "dissemination", "counter"};
-  return t->size <= 1 ? "none (one member)" : kNames[t->sync_algo >= 0 ? t->sync_algo : chooseSyncAlgo(t)];
+  return t->size <= 1 ? "none (one member)" : kNames[syncAlgo(t)];
 }
 
 void teamLeadNextSync(gshmem_team* t, int member) {
@@ -156,16 +163,15 @@ static void treeSync(gshmem_team* t, uint64_t epoch, const char* call) {
 void teamSyncImpl(gshmem_team* t, const char* call) {
   if (t->size <= 1) return;
   const uint64_t epoch = ++t->epoch;
-  if (GSHMEM_UNLIKELY(t->sync_algo < 0)) t->sync_algo = chooseSyncAlgo(t);
-  if (t->sync_algo == kSyncDissemination) return disseminationSync(t, epoch, call);
-  if (t->sync_algo == kSyncCounter) return counterSync(t, epoch, call);
+  const int algo = syncAlgo(t);
+  if (algo == kSyncDissemination) return disseminationSync(t, epoch, call);
+  if (algo == kSyncCounter) return counterSync(t, epoch, call);
   treeSync(t, epoch, call);
 }
 
 void teamSyncLast(gshmem_team* t, const char* call) {
   if (t->size <= 1) return;
-  if (GSHMEM_UNLIKELY(t->sync_algo < 0)) t->sync_algo = chooseSyncAlgo(t);
-  if (t->sync_algo != kSyncCounter) return teamSyncImpl(t, call);
+  if (syncAlgo(t) != kSyncCounter) return teamSyncImpl(t, call);
   // The counter's members may still be reading member 0's word when member 0 leaves: end with the tree, whose
   // cells (only ever written with epochs) are valid after any mix of counter and tree barriers.
   treeSync(t, ++t->epoch, call);
