@@ -37,6 +37,18 @@ int main(int argc, char **argv) {
   } else if (strcmp(c, "clear_unheld_lock") == 0) {
     static long lock;
     if (me == 0) shmem_clear_lock(&lock);
+  } else if (strcmp(c, "set_lock_twice") == 0) {
+    static long lock;
+    if (me == 0) {
+      shmem_set_lock(&lock);
+      shmem_set_lock(&lock); /* locks do not nest: an error, not a PE waiting for itself forever */
+    }
+  } else if (strcmp(c, "clear_lock_of_other_pe") == 0) {
+    static long lock;
+    shmem_barrier_all();
+    if (me == 0) shmem_set_lock(&lock);
+    shmem_barrier_all();
+    if (me == npes - 1 && npes > 1) shmem_clear_lock(&lock); /* held, but by PE 0 */
   } else if (strcmp(c, "destroyed_team") == 0) {
     shmem_team_t t;
     shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &t);

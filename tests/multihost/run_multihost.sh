@@ -7,7 +7,9 @@
 #   --np N              PEs (default 2); they are split evenly, PEs 0..N/2-1 on host h0 and the rest on h1
 #   --mpirun PATH       the Open MPI launcher (default: mpirun)
 #   --env K=V           set K=V for every PE (repeatable); UCX_TLS=tcp,self and UCX_NET_DEVICES=<veth> are preset
-#   --timeout S         give up on the job after S seconds (default 170): fail
+#   --timeout S         give up on the job after S seconds (default 170): fail. Seconds in which the machine stood
+#                       still (the harness, sleeping 0.1 s, woke more than 2 s late: no process was run) do not
+#                       count; the job is killed for good after 3 x S seconds of wall time whatever happened
 #   --expect REGEX      the job's output (stdout+stderr) must match REGEX (grep -E; repeatable)
 #   --expect-fail       the job must end with a non-zero status (fault tests)
 #   --link-down-on M    when the output shows the marker M, bring the veth link down (fault test)
@@ -158,7 +160,7 @@ shm_before=$(ls /dev/shm 2> /dev/null | grep -i gshmem | sort)
 launch() {
   rm -f "$work"/stderr.pe*
   start=$(date +%s.%N)
-  ip netns exec "$ns0" unshare --uts /bin/sh -c 'hostname h0; exec "$@"' sh timeout -k 5 "$timeout_s" "${launcher[@]}" -np "$np" "$work/pe" "$@" > "$work/job" 2>&1 &
+  ip netns exec "$ns0" unshare --uts /bin/sh -c 'hostname h0; exec "$@"' sh timeout -k 5 "$hard_s" "${launcher[@]}" -np "$np" "$work/pe" "$@" > "$work/job" 2>&1 &
   job=$!
 }
 kill_all() {
@@ -168,8 +170,12 @@ kill_all() {
     [ -n "$pids" ] && kill -9 $pids 2> /dev/null
   done
 }
+hard_s=$((timeout_s * 3))
 launch "$@"
 attempt=1
+stalled=0    # seconds in which the machine stood still since the launch (they do not count toward --timeout)
+last_tick=$start
+timed_out=0
 
 fault_at=""
 collect() {  # the job's output, then what each PE wrote to stderr that the launcher did not forward
@@ -188,14 +194,29 @@ matched_all() {
 # Watch the job: inject the link fault at the marker; after a fault, stop as soon as every --expect line is there.
 while kill -0 "$job" 2> /dev/null; do
   collect > "$work/out"
+  # A machine that stands still (seen here as a kernel that ran nothing, this loop included, for a minute at a
+  # time) stops the job as much as the harness: that time is not the job's.
+  now=$(date +%s.%N)
+  gap=$(echo "$now - $last_tick" | bc)
+  if [ "$(echo "$gap > 2" | bc)" = 1 ]; then
+    stalled=$(echo "$stalled + $gap - 0.1" | bc)
+    echo "run_multihost: the machine stood still for $gap s (nothing ran); the timeout does not count it"
+  fi
+  last_tick=$now
+  if [ "$(echo "$now - $start - $stalled > $timeout_s" | bc)" = 1 ]; then
+    timed_out=1
+    break
+  fi
   # Open MPI 4.1 now and then never starts the daemon on one namespace (no PE runs after 30 s): launch again, once.
   if [ "$attempt" = 1 ] && ! ls "$work"/stderr.pe* > /dev/null 2>&1 &&
-     [ "$(echo "$(date +%s.%N) - $start > 30" | bc)" = 1 ]; then
+     [ "$(echo "$(date +%s.%N) - $start - $stalled > 30" | bc)" = 1 ]; then
     echo "run_multihost: no PE started within 30 s (launcher stuck): launching again"
     kill_all
     wait "$job" 2> /dev/null
     attempt=2
     launch "$@"
+    stalled=0
+    last_tick=$start
     continue
   fi
   if [ -n "$marker" ] && [ -z "$fault_at" ] && grep -qF -- "$marker" "$work/out"; then
@@ -209,7 +230,7 @@ while kill -0 "$job" 2> /dev/null; do
     break
   fi
   if [ -n "$fault_at" ] && [ "$within" != 0 ] &&
-     [ "$(echo "$(date +%s.%N) - $fault_at > $within + 5" | bc)" = 1 ]; then
+     [ "$(echo "$(date +%s.%N) - $fault_at - $stalled > $within + 5" | bc)" = 1 ]; then
     break
   fi
   sleep 0.1
@@ -228,7 +249,7 @@ else
 fi
 collect > "$work/out"
 end=$(date +%s.%N)
-elapsed=$(echo "$end - $start" | bc)
+elapsed=$(echo "$end - $start - $stalled" | bc)  # the machine's standstills do not count
 ref=${fault_at:-$start}
 
 fail=()
@@ -237,12 +258,13 @@ if [ "$expect_fail" = 1 ]; then
 else
   [ "$rc" = 0 ] || fail+=("job exited with status $rc")
 fi
-[ "$rc" = 124 ] && fail+=("job hit the harness timeout of $timeout_s s")
+[ "$timed_out" = 1 ] || [ "$rc" = 124 ] &&
+  fail+=("job hit the harness timeout of $timeout_s s (not counting $stalled s in which the machine stood still)")
 for e in "${expects[@]+"${expects[@]}"}"; do
   grep -qE -- "$e" "$work/out" || fail+=("output does not match '$e'")
 done
 if [ "$within" != 0 ]; then
-  took=$(echo "$(date +%s.%N) - $ref" | bc)
+  took=$(echo "$(date +%s.%N) - $ref - $stalled" | bc)
   if [ -n "$fault_at" ] || [ "$expect_fail" = 1 ]; then
     [ "$(echo "$elapsed > $within + 10 && $took > $within + 10" | bc)" = 1 ] &&
       fail+=("the job took $took s after the fault, more than $within s (+10 s slack)")

@@ -17,7 +17,8 @@
 // What the tree gave for free, a running root after the barrier, a rooted collective asks for with teamLeadNextSync:
 // the next counter barrier then holds the others until that member has left (a bounded wait: it is a scheduling
 // hint, never needed for correctness), so the root is running when the next call from it starts.
-// Locks are ticket locks on the user's symmetric long at PE 0: high 32 bits = next ticket, low 32 = now serving.
+// Locks are MCS queue locks on the user's symmetric long (see setLock): a waiting PE polls its own memory, so a wait
+// sends nothing, and the holder hands the lock to the next PE in line with one AMO.
 #include <string>
 
 #include "base/config.hpp"
@@ -28,9 +29,7 @@ namespace gshmem {
 
 namespace {
 
-constexpr uint64_t kTicket = uint64_t(1) << 32;
-constexpr uint64_t kServingMask = kTicket - 1;
-constexpr int kLockPe = 0;
+constexpr int kLockPe = 0;  ///< the PE whose copy of a lock holds the queue's tail
 constexpr int kTreeRadix = 8;            ///< children per node of the barrier tree; cells 0..7 take arrivals
 constexpr int kReleaseCell = kTreeRadix; ///< cell the parent writes to release this PE
 constexpr int kOddCells = 16;            ///< odd epochs use cells 16..24 (the mirrored tree)
@@ -51,10 +50,18 @@ inline void signalCell(gshmem_team* t, int k, int to, uint64_t epoch) {
     remoteSignal("shmem_sync", ra, epoch);
 }
 
-using Word = unsigned long long;
-inline Word lockAmo(const char* call, AmoOp op, long* lock, Word value, Word cond = 0) {
-  return ops::amo<Word>(call, ctxDefault(), op, reinterpret_cast<Word*>(lock), value, cond, kLockPe);
+// A lock's two 32-bit halves. The first, at every PE, is that PE's queue node: the next PE in line + 1 (bits 0-29,
+// 0: none yet), kQueued (this PE holds the lock or waits for it) and kWait (it waits). The second, at kLockPe only,
+// is the queue's tail: the last PE in line + 1, 0 when the lock is free. A zeroed long is a free lock.
+constexpr uint32_t kNextMask = (uint32_t(1) << 30) - 1;
+constexpr uint32_t kQueued = uint32_t(1) << 30;
+constexpr uint32_t kWait = uint32_t(1) << 31;
+inline uint32_t* lockNode(long* lock) { return reinterpret_cast<uint32_t*>(lock); }
+inline uint32_t* lockTail(long* lock) { return reinterpret_cast<uint32_t*>(lock) + 1; }
+inline uint32_t lockAmo(const char* call, AmoOp op, uint32_t* word, int pe, uint32_t value, uint32_t cond = 0) {
+  return ops::amo<uint32_t>(call, ctxDefault(), op, word, value, cond, pe);
 }
+inline uint32_t nodeLoad(long* lock) { return __atomic_load_n(lockNode(lock), __ATOMIC_ACQUIRE); }
 
 }  // namespace
 
@@ -190,28 +197,52 @@ void teamSync(const char* call, gshmem_team* team) {
   teamSyncImpl(team, call);
 }
 
+// MCS (Mellor-Crummey and Scott): a PE marks its node waiting, swaps itself in as the tail, and, when a PE was
+// ahead of it, writes its own number into that PE's node and waits for its kWait bit to clear. The holder clears
+// its successor's kWait; with no successor it swings the tail back to 0, or, when that fails because a PE is just
+// joining, waits for that PE to write its number. Only the owner and its two neighbours in line ever write a node,
+// all with AMOs (a node may be written by a remote PE while its owner updates it).
 void setLock(const char* call, long* lock) {
-  Word ticket = (lockAmo(call, AmoOp::FetchAdd, lock, kTicket) >> 32) & kServingMask;
-  waitFor([&] { return (lockAmo(call, AmoOp::Fetch, lock, 0) & kServingMask) == ticket; }, call);
+  const int me = g_rt.my_pe;
+  if (lockAmo(call, AmoOp::Fetch, lockNode(lock), me, 0) & kQueued)
+    fatal(call, "this PE already holds or waits for the lock at %p (locks belong to PEs and do not nest: clear it "
+          "first, and take a lock from one thread of a PE at a time)", static_cast<void*>(lock));
+  lockAmo(call, AmoOp::Set, lockNode(lock), me, kQueued | kWait);  // in no line yet: nobody else writes it
+  const uint32_t prev = lockAmo(call, AmoOp::Swap, lockTail(lock), kLockPe, uint32_t(me) + 1);
+  if (prev == 0) {
+    lockAmo(call, AmoOp::And, lockNode(lock), me, ~kWait);  // a successor may be writing its number meanwhile
+    return;
+  }
+  lockAmo(call, AmoOp::Or, lockNode(lock), static_cast<int>(prev) - 1, uint32_t(me) + 1);
+  waitFor([&] { return (nodeLoad(lock) & kWait) == 0; }, call);
 }
 
 int testLock(const char* call, long* lock) {
-  Word v = lockAmo(call, AmoOp::Fetch, lock, 0);
-  if (((v >> 32) & kServingMask) != (v & kServingMask)) return 1;  // held or queued
-  return lockAmo(call, AmoOp::CompareSwap, lock, v + kTicket, v) == v ? 0 : 1;
+  const int me = g_rt.my_pe;
+  if (lockAmo(call, AmoOp::Fetch, lockNode(lock), me, 0) & kQueued) return 1;  // this PE holds it already
+  lockAmo(call, AmoOp::Set, lockNode(lock), me, kQueued);  // before the tail: a successor may link at once
+  if (lockAmo(call, AmoOp::CompareSwap, lockTail(lock), kLockPe, uint32_t(me) + 1, 0) == 0) return 0;
+  lockAmo(call, AmoOp::Set, lockNode(lock), me, 0);  // not in line: nobody linked to it
+  return 1;
 }
 
 void clearLock(const char* call, long* lock) {
+  const int me = g_rt.my_pe;
   ops::quiet(ctxDefault());  // updates made under the lock complete before the next holder enters
-  Word v = lockAmo(call, AmoOp::Fetch, lock, 0);
-  for (;;) {
-    if (((v >> 32) & kServingMask) == (v & kServingMask))
-      fatal(call, "the lock at %p is not held", static_cast<void*>(lock));
-    Word nv = (v & ~kServingMask) | ((v + 1) & kServingMask);  // bump "serving" without carrying into "next"
-    Word old = lockAmo(call, AmoOp::CompareSwap, lock, nv, v);
-    if (old == v) return;
-    v = old;
+  uint32_t v = lockAmo(call, AmoOp::Fetch, lockNode(lock), me, 0);
+  if ((v & kQueued) == 0 || (v & kWait) != 0)
+    fatal(call, "the lock at %p is not held by this PE (shmem_set_lock or a shmem_test_lock that returned 0 takes "
+          "it)", static_cast<void*>(lock));
+  if ((v & kNextMask) == 0) {
+    if (lockAmo(call, AmoOp::CompareSwap, lockTail(lock), kLockPe, 0, uint32_t(me) + 1) == uint32_t(me) + 1) {
+      lockAmo(call, AmoOp::Set, lockNode(lock), me, 0);  // out of line: nobody links to it any more
+      return;
+    }
+    waitFor([&] { return (nodeLoad(lock) & kNextMask) != 0; }, call);  // a PE joined behind us: its number comes
+    v = nodeLoad(lock);
   }
+  lockAmo(call, AmoOp::Set, lockNode(lock), me, 0);  // both neighbours are done with it
+  lockAmo(call, AmoOp::And, lockNode(lock), static_cast<int>(v & kNextMask) - 1, ~kWait);
 }
 
 }  // namespace gshmem
