@@ -197,51 +197,52 @@ void teamSync(const char* call, gshmem_team* team) {
   teamSyncImpl(team, call);
 }
 
-// MCS (Mellor-Crummey and Scott): a PE marks its node waiting, swaps itself in as the tail, and, when a PE was
-// ahead of it, writes its own number into that PE's node and waits for its kWait bit to clear. The holder clears
-// its successor's kWait; with no successor it swings the tail back to 0, or, when that fails because a PE is just
-// joining, waits for that PE to write its number. Only the owner and its two neighbours in line ever write a node,
-// all with AMOs (a node may be written by a remote PE while its owner updates it).
+// MCS (Mellor-Crummey and Scott): a PE marks its node queued and waiting, swaps itself in as the tail and, when a
+// PE was ahead of it, ORs its own number into that PE's node and polls its own kWait bit, which that PE clears when
+// it hands over. The holder with no successor swings the tail back to 0; when that fails because a PE is just
+// joining, it waits for that PE's number. A node is written by its owner and by its two neighbours in line; the
+// owner reaches its own node with plain atomics (the symmetric check comes with the tail's AMO), the neighbours
+// with AMOs. The lock is held while kQueued is set and set_lock has returned (kWait is stale once it has).
 void setLock(const char* call, long* lock) {
   const int me = g_rt.my_pe;
-  if (lockAmo(call, AmoOp::Fetch, lockNode(lock), me, 0) & kQueued)
+  uint32_t* node = lockNode(lock);
+  if (__atomic_load_n(node, __ATOMIC_RELAXED) & kQueued)
     fatal(call, "this PE already holds or waits for the lock at %p (locks belong to PEs and do not nest: clear it "
           "first, and take a lock from one thread of a PE at a time)", static_cast<void*>(lock));
-  lockAmo(call, AmoOp::Set, lockNode(lock), me, kQueued | kWait);  // in no line yet: nobody else writes it
+  __atomic_store_n(node, kQueued | kWait, __ATOMIC_RELAXED);  // in no line yet: nobody else writes it
   const uint32_t prev = lockAmo(call, AmoOp::Swap, lockTail(lock), kLockPe, uint32_t(me) + 1);
-  if (prev == 0) {
-    lockAmo(call, AmoOp::And, lockNode(lock), me, ~kWait);  // a successor may be writing its number meanwhile
-    return;
-  }
+  if (prev == 0) return;
   lockAmo(call, AmoOp::Or, lockNode(lock), static_cast<int>(prev) - 1, uint32_t(me) + 1);
   waitFor([&] { return (nodeLoad(lock) & kWait) == 0; }, call);
 }
 
 int testLock(const char* call, long* lock) {
   const int me = g_rt.my_pe;
-  if (lockAmo(call, AmoOp::Fetch, lockNode(lock), me, 0) & kQueued) return 1;  // this PE holds it already
-  lockAmo(call, AmoOp::Set, lockNode(lock), me, kQueued);  // before the tail: a successor may link at once
+  uint32_t* node = lockNode(lock);
+  if (__atomic_load_n(node, __ATOMIC_RELAXED) & kQueued) return 1;  // this PE holds it already
+  __atomic_store_n(node, kQueued, __ATOMIC_RELAXED);  // before the tail: a successor may link at once
   if (lockAmo(call, AmoOp::CompareSwap, lockTail(lock), kLockPe, uint32_t(me) + 1, 0) == 0) return 0;
-  lockAmo(call, AmoOp::Set, lockNode(lock), me, 0);  // not in line: nobody linked to it
+  __atomic_store_n(node, 0, __ATOMIC_RELAXED);  // not in line: nobody linked to it
   return 1;
 }
 
 void clearLock(const char* call, long* lock) {
   const int me = g_rt.my_pe;
+  uint32_t* node = lockNode(lock);
   ops::quiet(ctxDefault());  // updates made under the lock complete before the next holder enters
-  uint32_t v = lockAmo(call, AmoOp::Fetch, lockNode(lock), me, 0);
-  if ((v & kQueued) == 0 || (v & kWait) != 0)
+  uint32_t v = nodeLoad(lock);
+  if ((v & kQueued) == 0)
     fatal(call, "the lock at %p is not held by this PE (shmem_set_lock or a shmem_test_lock that returned 0 takes "
           "it)", static_cast<void*>(lock));
   if ((v & kNextMask) == 0) {
     if (lockAmo(call, AmoOp::CompareSwap, lockTail(lock), kLockPe, 0, uint32_t(me) + 1) == uint32_t(me) + 1) {
-      lockAmo(call, AmoOp::Set, lockNode(lock), me, 0);  // out of line: nobody links to it any more
+      __atomic_store_n(node, 0, __ATOMIC_RELAXED);  // out of line: nobody links to it any more
       return;
     }
     waitFor([&] { return (nodeLoad(lock) & kNextMask) != 0; }, call);  // a PE joined behind us: its number comes
     v = nodeLoad(lock);
   }
-  lockAmo(call, AmoOp::Set, lockNode(lock), me, 0);  // both neighbours are done with it
+  __atomic_store_n(node, 0, __ATOMIC_RELAXED);  // both neighbours are done with it
   lockAmo(call, AmoOp::And, lockNode(lock), static_cast<int>(v & kNextMask) - 1, ~kWait);
 }
 
