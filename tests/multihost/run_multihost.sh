@@ -176,6 +176,7 @@ attempt=1
 stalled=0    # seconds in which the machine stood still since the launch (they do not count toward --timeout)
 last_tick=$start
 timed_out=0
+stalled_at_fault=0  # $stalled when the fault was injected: post-fault times subtract only later standstills
 
 fault_at=""
 collect() {  # the job's output, then what each PE wrote to stderr that the launcher did not forward
@@ -223,6 +224,7 @@ while kill -0 "$job" 2> /dev/null; do
     ip -n "$ns0" link set "$veth" down
     ip -n "$ns1" link set "$veth" down
     fault_at=$(date +%s.%N)
+    stalled_at_fault=$stalled
     echo "run_multihost: marker seen: link $veth down at +$(echo "$fault_at - $start" | bc) s"
   fi
   if [ -n "$fault_at" ] && [ ${#expects[@]} -gt 0 ] && matched_all; then
@@ -230,7 +232,7 @@ while kill -0 "$job" 2> /dev/null; do
     break
   fi
   if [ -n "$fault_at" ] && [ "$within" != 0 ] &&
-     [ "$(echo "$(date +%s.%N) - $fault_at - $stalled > $within + 5" | bc)" = 1 ]; then
+     [ "$(echo "$(date +%s.%N) - $fault_at - ($stalled - $stalled_at_fault) > $within + 5" | bc)" = 1 ]; then
     break
   fi
   sleep 0.1
@@ -251,6 +253,7 @@ collect > "$work/out"
 end=$(date +%s.%N)
 elapsed=$(echo "$end - $start - $stalled" | bc)  # the machine's standstills do not count
 ref=${fault_at:-$start}
+ref_stalled=$(echo "$stalled - $stalled_at_fault" | bc)  # standstills since ref
 
 fail=()
 if [ "$expect_fail" = 1 ]; then
@@ -264,7 +267,7 @@ for e in "${expects[@]+"${expects[@]}"}"; do
   grep -qE -- "$e" "$work/out" || fail+=("output does not match '$e'")
 done
 if [ "$within" != 0 ]; then
-  took=$(echo "$(date +%s.%N) - $ref - $stalled" | bc)
+  took=$(echo "$(date +%s.%N) - $ref - $ref_stalled" | bc)
   if [ -n "$fault_at" ] || [ "$expect_fail" = 1 ]; then
     [ "$(echo "$elapsed > $within + 10 && $took > $within + 10" | bc)" = 1 ] &&
       fail+=("the job took $took s after the fault, more than $within s (+10 s slack)")

@@ -61,7 +61,7 @@ inline uint32_t* lockTail(long* lock) { return reinterpret_cast<uint32_t*>(lock)
 inline uint32_t lockAmo(const char* call, AmoOp op, uint32_t* word, int pe, uint32_t value, uint32_t cond = 0) {
   return ops::amo<uint32_t>(call, ctxDefault(), op, word, value, cond, pe);
 }
-inline uint32_t nodeLoad(long* lock) { return __atomic_load_n(lockNode(lock), __ATOMIC_ACQUIRE); }
+inline uint32_t nodeLoad(const uint32_t* node) { return __atomic_load_n(node, __ATOMIC_ACQUIRE); }
 
 }  // namespace
 
@@ -212,8 +212,8 @@ void setLock(const char* call, long* lock) {
   __atomic_store_n(node, kQueued | kWait, __ATOMIC_RELAXED);  // in no line yet: nobody else writes it
   const uint32_t prev = lockAmo(call, AmoOp::Swap, lockTail(lock), kLockPe, uint32_t(me) + 1);
   if (prev == 0) return;
-  lockAmo(call, AmoOp::Or, lockNode(lock), static_cast<int>(prev) - 1, uint32_t(me) + 1);
-  waitFor([&] { return (nodeLoad(lock) & kWait) == 0; }, call);
+  lockAmo(call, AmoOp::Or, node, static_cast<int>(prev) - 1, uint32_t(me) + 1);  // the same offset at prev
+  waitFor([&] { return (nodeLoad(node) & kWait) == 0; }, call);
 }
 
 int testLock(const char* call, long* lock) {
@@ -230,7 +230,7 @@ void clearLock(const char* call, long* lock) {
   const int me = g_rt.my_pe;
   uint32_t* node = lockNode(lock);
   ops::quiet(ctxDefault());  // updates made under the lock complete before the next holder enters
-  uint32_t v = nodeLoad(lock);
+  uint32_t v = nodeLoad(node);
   if ((v & kQueued) == 0)
     fatal(call, "the lock at %p is not held by this PE (shmem_set_lock or a shmem_test_lock that returned 0 takes "
           "it)", static_cast<void*>(lock));
@@ -239,11 +239,11 @@ void clearLock(const char* call, long* lock) {
       __atomic_store_n(node, 0, __ATOMIC_RELAXED);  // out of line: nobody links to it any more
       return;
     }
-    waitFor([&] { return (nodeLoad(lock) & kNextMask) != 0; }, call);  // a PE joined behind us: its number comes
-    v = nodeLoad(lock);
+    waitFor([&] { return (nodeLoad(node) & kNextMask) != 0; }, call);  // a PE joined behind us: its number comes
+    v = nodeLoad(node);
   }
   __atomic_store_n(node, 0, __ATOMIC_RELAXED);  // both neighbours are done with it
-  lockAmo(call, AmoOp::And, lockNode(lock), static_cast<int>(v & kNextMask) - 1, ~kWait);
+  lockAmo(call, AmoOp::And, node, static_cast<int>(v & kNextMask) - 1, ~kWait);
 }
 
 }  // namespace gshmem
