@@ -30,6 +30,7 @@ using ull = unsigned long long;
 
 constexpr int kThreads = 256;                 // threads per block of every kernel
 constexpr unsigned kSendBlocks = 8;           // blocks per destination PE putting a top-down level's records
+constexpr size_t kWarmBytes = size_t(16) << 20;  // per peer, the untimed warm-up of the exchange path before a search
 constexpr uint64_t kBigDegree = 4096;         // top-down: frontier vertices above this go to the grid-wide kernel
 constexpr uint64_t kWarpScan = 128;           // bottom-up: vertices above this are scanned by a whole warp
 constexpr uint32_t kUnreached = 0xffffffffu;  // parent of an unreached vertex
