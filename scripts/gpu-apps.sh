@@ -5,7 +5,8 @@
 # scale). Run on the GPU machine from the repository root (on a machine with several GPUs, prefix
 # CUDA_VISIBLE_DEVICES=0 for the one-GPU parts):
 #   PARTS=checks,hsg,stencil scripts/gpu-apps.sh CARRY      (CARRY: scripts/gpu-carry.sh's folder)
-#   PARTS=gpu2 scripts/gpu-apps.sh CARRY                    (a machine with two GPUs: one PE per GPU)
+#   PARTS=gpu2 scripts/gpu-apps.sh CARRY                    (a machine with two GPUs: one PE per GPU; HSG, stencil
+#                                                            and BFS; PARTS=bfs2gpu: only BFS, ~2.5 min)
 #   PARTS=verify                                            (the fixes not yet run on a GPU: staged HSG, host calls,
 #                                                            the shared-GPU warning)
 #   PARTS=bfs24 / bfs20 / bfs22                             (BFS: scale 24 on 1 PE; scale 20 on 2 PEs sharing the GPU,
@@ -272,6 +273,22 @@ if has gpu2; then  # two GPUs, one PE each: scaling against one PE on one of the
       run stencil_${v}_2gpu 2 300 "$B/apps/stencil_gpu" --variant $v --niter 500 --nccheck 100 -csv
     done
   )
+fi
+if has gpu2 || has bfs2gpu; then  # BFS scale 22, 16 roots, one PE per GPU: gshmem and the twin alternating, twice,
+  # then both with --cold (no untimed warm-up of the exchange path before each search); the ratios at the end
+  for rep in 1 2; do
+    for m in "" --mpi; do
+      GSHMEM_SYMMETRIC_SIZE=4G run "bfs_s22_2gpu${m:+_mpi}_$rep" 2 150 "$B/apps/bfs_gpu" $m --scale 22 --roots 16
+    done
+  done
+  for m in "" --mpi; do
+    GSHMEM_SYMMETRIC_SIZE=4G run "bfs_s22_2gpu${m:+_mpi}_cold" 2 150 "$B/apps/bfs_gpu" $m --cold --scale 22 --roots 16
+  done
+  for k in 1 2 cold; do
+    g=$OUT/bfs_s22_2gpu_$k.log t=$OUT/bfs_s22_2gpu_mpi_$k.log
+    awk -v k=$k 'FNR == 1 { f++ } /harmonic mean/ { h[f] = $4 } /mean per search/ { c[f] = $(NF - 6) }
+      END { if (h[2] > 0 && c[2] > 0) printf "BFS 2 GPUs scale 22 (%s): gshmem %.3g TEPS, twin %.3g: %.2fx; communication %s / %s s: %.2fx\n", k, h[1], h[2], h[1] / h[2], c[1], c[2], c[1] / c[2] }' "$g" "$t" | tee -a "$S"
+  done
 fi
 if has sweep || has sweep-hsg || has sweep-stencil || has sweep-bfs || has sweep4; then  # the CSVs and tables
   scripts/gpu-apps-plot.sh --csv "$OUT" | tee -a "$S"
