@@ -2,6 +2,7 @@
 // initPhasesRun turns that into the fatal error of the calling API routine.
 #include "core/runtime/init.hpp"
 
+#include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -34,6 +35,7 @@ struct InitState {
   LocalRegion heap;
   LocalRegion data;
   std::vector<std::string> why;  ///< per PE: why its transport was chosen (GSHMEM_INFO)
+  int local_index = 0;           ///< this PE's index among the PEs of its machine (wait policy)
 };
 InitState g_init;
 
@@ -112,8 +114,11 @@ Status waitPolicyInit(std::string* err) {
   std::vector<uint64_t> boots(g_rt.n_pes);
   GSHMEM_CHECK(allGatherOk(&boot, boots.data(), sizeof boot, err));
   int local = 0;
-  for (int pe = 0; pe < g_rt.n_pes; ++pe)
-    local += boot ? boots[pe] == boot : g_rt.node_of[pe] == g_rt.node_of[g_rt.my_pe];
+  for (int pe = 0; pe < g_rt.n_pes; ++pe) {
+    const bool here = boot ? boots[pe] == boot : g_rt.node_of[pe] == g_rt.node_of[g_rt.my_pe];
+    if (here && pe == g_rt.my_pe) g_init.local_index = local;
+    local += here;
+  }
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   g_rt.crowded = local > cores;
   if (g_rt.crowded && g_rt.wait_spins > kCrowdedWaitSpins) g_rt.wait_spins = kCrowdedWaitSpins;
@@ -364,6 +369,38 @@ struct Phase {
 };
 
 
+// ---- binding (GSHMEM_BIND), the last phase: the runtime's helper threads, started before, keep their CPU set.
+// On a crowded machine whose launcher bound nothing, the scheduler moves PEs between the cores while they wait for
+// each other, and a collective's round then waits for a PE that shares a core with two others for a while; one
+// core per PE (local index modulo the cores) spreads them evenly and keeps them there.
+Status bindPhase(std::string*) {
+  const std::string& mode = params().BIND;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (mode == "none" || sched_getaffinity(0, sizeof set, &set) != 0) return Status::Ok;
+  const int count = CPU_COUNT(&set);
+  const bool single_thread = g_rt.thread_level == SHMEM_THREAD_SINGLE || g_rt.thread_level == SHMEM_THREAD_FUNNELED;
+  const bool want = mode == "core" ? count > 1
+                                   : g_rt.crowded && single_thread && count == sysconf(_SC_NPROCESSORS_ONLN) &&
+                                         count > 1;
+  if (!want) return Status::Ok;
+  int cpu = -1;
+  for (int c = 0, k = g_init.local_index % count; c < CPU_SETSIZE && cpu < 0; ++c)
+    if (CPU_ISSET(c, &set) && k-- == 0) cpu = c;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  if (sched_setaffinity(0, sizeof one, &one) != 0) {
+    GSHMEM_LOG_WARN(INIT, "PE %d: GSHMEM_BIND=%s: binding to CPU %d failed: %s", g_rt.my_pe, mode.c_str(), cpu,
+                    strerror(errno));
+    return Status::Ok;
+  }
+  if (g_rt.my_pe == 0 && params().INFO)
+    fprintf(stderr, "gshmem: GSHMEM_BIND=%s: each PE's main thread bound to one CPU (PE 0 to CPU %d of %d)\n",
+            mode.c_str(), cpu, count);
+  return Status::Ok;
+}
+
 // Collective: creates the device heap only when every PE has a GPU.
 Status devicePhase(std::string* err) { return device::backendInit(err); }
 
@@ -378,6 +415,7 @@ const Phase kPhases[] = {
     {teamsPhase, teamsFinalize},
     {infoPrint, nullptr},
     {devicePhase, device::backendFinalize},
+    {bindPhase, nullptr},
 };
 constexpr int kNumPhases = static_cast<int>(sizeof kPhases / sizeof kPhases[0]);
 int g_done = 0;  ///< phases completed
