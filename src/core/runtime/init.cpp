@@ -380,9 +380,11 @@ Status bindPhase(std::string*) {
   if (mode == "none" || sched_getaffinity(0, sizeof set, &set) != 0) return Status::Ok;
   const int count = CPU_COUNT(&set);
   const bool single_thread = g_rt.thread_level == SHMEM_THREAD_SINGLE || g_rt.thread_level == SHMEM_THREAD_FUNNELED;
+  // auto leaves alone a PE that reaches some peer through the remote transport: its progress thread and its waits
+  // in the transport need the CPUs it was given (bound PEs of two namespace hosts sharing a kernel hung in finalize).
   const bool want = mode == "core" ? count > 1
-                                   : g_rt.crowded && single_thread && count == sysconf(_SC_NPROCESSORS_ONLN) &&
-                                         count > 1;
+                                   : g_rt.crowded && single_thread && g_rt.remote == nullptr &&
+                                         count == sysconf(_SC_NPROCESSORS_ONLN) && count > 1;
   if (!want) return Status::Ok;
   int cpu = -1;
   for (int c = 0, k = g_init.local_index % count; c < CPU_SETSIZE && cpu < 0; ++c)
