@@ -431,6 +431,9 @@ Status UcxTransport::amoNative(const RemoteAddr& dst, AmoOp op, unsigned size, u
     ucp_request_free(r);
     return Status::Ok;
   }
+  // A request without a reply completes when the operation has left this PE, not when the target applied it: a
+  // waited op that fetches nothing stays outstanding until quiet, like a posted one.
+  if (!fetch) markPosted(p);
   if (r != nullptr && !UCS_PTR_IS_ERR(r)) {
     ucs_status_t st = UCS_INPROGRESS;
     GSHMEM_CHECK(progressUntil(dst.pe, "atomic", [&] { return (st = ucp_request_check_status(r)) != UCS_INPROGRESS; }));
