@@ -11,9 +11,11 @@ namespace gshmem::coll::mailbox {
 
 namespace {
 
-/// Per-peer sequence numbers of this process: messages sent to and received from each world PE.
+/// Per-peer sequence numbers of this process: messages sent to and received from each world PE, and the last
+/// acknowledgement read from each peer's cell (reading the cell costs a cache-line transfer from the peer, so it is
+/// read only when the last value read does not already cover the slot about to be reused).
 struct Counters {
-  std::vector<uint64_t> sent, received;
+  std::vector<uint64_t> sent, received, acked;
   std::vector<unsigned char> staging;  ///< one message, assembled for the remote transport
 };
 
@@ -22,11 +24,20 @@ Counters& counters() {
   if (GSHMEM_UNLIKELY(c.sent.size() != static_cast<std::size_t>(g_rt.n_pes))) {
     c.sent.assign(g_rt.n_pes, 0);
     c.received.assign(g_rt.n_pes, 0);
+    c.acked.assign(g_rt.n_pes, 0);
   }
   return c;
 }
 
 uint64_t loadAcquire(const uint64_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+
+/// Wait until `pe` has released this PE's message `k`.
+void waitAcked(const char* call, int pe, uint64_t k) {
+  uint64_t& acked = counters().acked[pe];
+  if (acked >= k) return;
+  const uint64_t* ack = mailboxAck(pe);
+  waitFor([&] { return (acked = loadAcquire(ack)) >= k; }, call);
+}
 
 /// Remote peer: the payload and the sequence word in one put-with-signal (the signal lands after the data).
 void sendRemote(const char* call, int pe, char* slot, uint64_t k, const void* head, std::size_t hn, const void* body,
@@ -51,10 +62,7 @@ bool usable() { return g_rt.thread_level < SHMEM_THREAD_MULTIPLE; }
 
 void send(const char* call, int pe, const void* head, std::size_t hn, const void* body, std::size_t bn) {
   const uint64_t k = ++counters().sent[pe];
-  if (k > 2) {  // slot k & 1 last held message k - 2: wait until pe has consumed it
-    const uint64_t* ack = mailboxAck(pe);
-    waitFor([&] { return loadAcquire(ack) >= k - 2; }, call);
-  }
+  if (k > 2) waitAcked(call, pe, k - 2);  // slot k & 1 last held message k - 2: wait until pe has consumed it
   char* slot = mailboxSlot(g_rt.my_pe, static_cast<int>(k & 1));
   RemoteAddr ra;
   char* p = resolve(call, "mailbox", slot, kMailboxHeader + hn + bn, pe, &ra);
@@ -66,10 +74,7 @@ void send(const char* call, int pe, const void* head, std::size_t hn, const void
 
 void sendData(const char* call, int pe, void* dest, const void* src, std::size_t n) {
   const uint64_t k = ++counters().sent[pe];
-  if (k > 2) {
-    const uint64_t* ack = mailboxAck(pe);
-    waitFor([&] { return loadAcquire(ack) >= k - 2; }, call);
-  }
+  if (k > 2) waitAcked(call, pe, k - 2);  // slot k & 1 last held message k - 2: wait until pe has consumed it
   RemoteAddr rd, rs;
   char* d = resolve(call, "dest", dest, n, pe, &rd);
   char* slot = resolve(call, "mailbox", mailboxSlot(g_rt.my_pe, static_cast<int>(k & 1)), kMailboxHeader, pe, &rs);
@@ -105,9 +110,7 @@ void release(const char* call, int pe) {
 }
 
 void waitReleased(const char* call, int pe) {
-  const uint64_t k = counters().sent[pe];
-  const uint64_t* ack = mailboxAck(pe);
-  waitFor([&] { return loadAcquire(ack) >= k; }, call);
+  waitAcked(call, pe, counters().sent[pe]);
 }
 
 }  // namespace gshmem::coll::mailbox
