@@ -1,6 +1,6 @@
 #!/bin/bash
 # The collectives beside Open MPI's OpenSHMEM in one run, with a verdict per row:
-#   benchmarks/coll-verdict.sh [-b BUILD_DIR] [-r REPS] [--out DIR] [--no-hosts]
+#   benchmarks/coll-verdict.sh [-b BUILD_DIR] [-r REPS] [--hosts-reps N] [--out DIR] [--no-hosts]
 # Runs, one after the other, the OSU-method collective benchmarks (barrier_all, broadcast, fcollect, reduce,
 # alltoall; 8 B to 1 MiB) with 2 PEs and with 4 PEs on this node (benchmarks/compare, alternating the two
 # libraries in every repetition), then with 2+2 PEs on two hosts made of network namespaces
@@ -8,17 +8,21 @@
 # (gshmem / Open MPI, medians over repetitions) and the target it is held to: <= 1.0 everywhere, <= 0.7 at 64 B
 # and below (and barrier_all) on one node. Exit status 0 when every row ran, whatever the verdict; 1 when a run
 # failed. The verdict table and the raw output of each part land in DIR (default out/coll-verdict).
+# --hosts-reps sets the two-host part's repetitions apart (default: REPS): on one node a launch's latency depends on
+# where the VM's host places its vCPUs (core-to-core round trips of 50, 120 or 500 ns on the EPYC VM, per launch),
+# so more one-node repetitions are cheap and narrow the medians; a two-host repetition takes minutes.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
-build=$repo/build reps=5 out=$repo/out/coll-verdict hosts=1
+build=$repo/build reps=5 hreps= out=$repo/out/coll-verdict hosts=1
 while [ $# -gt 0 ]; do
   case "$1" in
     -b) build=$(cd "$2" && pwd); shift 2 ;;
     -r) reps=$2; shift 2 ;;
+    --hosts-reps) hreps=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --no-hosts) hosts=0; shift ;;
-    *) echo "usage: $0 [-b BUILD_DIR] [-r REPS] [--out DIR] [--no-hosts]" >&2; exit 2 ;;
+    *) echo "usage: $0 [-b BUILD_DIR] [-r REPS] [--hosts-reps N] [--out DIR] [--no-hosts]" >&2; exit 2 ;;
   esac
 done
 mkdir -p "$out"
@@ -27,7 +31,7 @@ colls=barrier,broadcast,fcollect,reduce,alltoall
 rc=0
 {
   echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -n), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "# gshmem $(git -C "$repo" rev-parse --short HEAD 2>/dev/null), $reps repetitions"
+  echo "# gshmem $(git -C "$repo" rev-parse --short HEAD 2>/dev/null), $reps repetitions on one node, ${hreps:-$reps} between hosts"
 } > "$out/verdict.md"
 for np in 2 4; do
   echo "coll-verdict: $np PEs on this node" >&2
@@ -36,7 +40,7 @@ for np in 2 4; do
 done
 if [ "$hosts" = 1 ]; then
   echo "coll-verdict: 2+2 PEs on two namespace hosts" >&2
-  GSHMEM_PEER_DIR=${GSHMEM_PEER_DIR:-$out/mh-peers} "$here/multihost/run.sh" -b "$build" -r "$reps" --np 4 \
+  GSHMEM_PEER_DIR=${GSHMEM_PEER_DIR:-$out/mh-peers} "$here/multihost/run.sh" -b "$build" -r "${hreps:-$reps}" --np 4 \
     --only "$colls" --coll-sweep 8:1048576 > "$out/hosts.log" 2>&1
   mrc=$?
   [ "$mrc" = 77 ] && { echo "coll-verdict: two hosts skipped (needs root)" >&2; hosts=0; }
