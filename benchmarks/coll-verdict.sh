@@ -8,9 +8,9 @@
 # (gshmem / Open MPI, medians over repetitions) and the target it is held to: <= 1.0 everywhere, <= 0.7 at 64 B
 # and below (and barrier_all) on one node. Exit status 0 when every row ran, whatever the verdict; 1 when a run
 # failed. The verdict table and the raw output of each part land in DIR (default out/coll-verdict).
-# --hosts-reps sets the two-host part's repetitions apart (default: REPS): on one node a launch's latency depends on
-# where the VM's host places its vCPUs (core-to-core round trips of 50, 120 or 500 ns on the EPYC VM, per launch),
-# so more one-node repetitions are cheap and narrow the medians; a two-host repetition takes minutes.
+# --hosts-reps sets the two-host part's repetitions apart (default: REPS): on a VM a one-node launch's latency depends
+# on where the host places the vCPUs for that launch (docs/performance-log), so more one-node repetitions narrow
+# the medians at little cost, while a two-host repetition takes minutes.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
