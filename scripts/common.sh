@@ -23,3 +23,22 @@ mpirun_cmd() {
   cmd+=(--oversubscribe)
   printf '%s\n' "${cmd[@]}"
 }
+
+# ctest with its output copied to the file $1 (the other arguments go to ctest); returns ctest's status.
+ctest_logged() {
+  local log="$1"
+  shift
+  set -o pipefail
+  ctest "$@" 2>&1 | tee "$log"
+}
+
+# Counts of one ctest run from its log: "passed failed skipped total". ctest counts a skipped test as not failed in
+# its "N tests failed out of T" line and lists it as "(Skipped)" under "The following tests did not run".
+ctest_counts() {
+  local log="$1" total failed skipped
+  total=$(sed -n 's/.* tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -n 1)
+  failed=$(sed -n 's/.*, \([0-9]*\) tests failed out of .*/\1/p' "$log" | tail -n 1)
+  skipped=$(grep -cE '^[[:space:]]*[0-9]+ - .* \(Skipped\)$' "$log" || true)
+  total=${total:-0} failed=${failed:-0}
+  echo "$((total - failed - skipped)) $failed $skipped $total"
+}

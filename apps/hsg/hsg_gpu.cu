@@ -1,5 +1,5 @@
 // hsg_gpu: the 3D Edwards-Anderson Heisenberg spin glass on the GPU, fp32, with device-initiated halos (the
-// APEnet+ benchmark). Lattice arithmetic and layout: hsg_gpu.cuh; model and checks: ../shared APPS.md §1.
+// APEnet+ benchmark). Lattice arithmetic and layout: hsg_gpu.cuh; model and checks: apps/README.md.
 //
 // Decomposition: z-slabs (the first L % npes PEs own one plane more, at least 2 planes each) with one ghost plane
 // per side in the device symmetric heap. Half-sweep k (1, 2, ...) updates colour c = (k - 1) % 2:

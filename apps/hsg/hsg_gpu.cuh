@@ -83,7 +83,7 @@ HSG_HD inline void randomUnit(float u1, float u2, float* v) {
   v[2] = c;
 }
 
-/** Heat-bath draw of a spin in the field h at inverse temperature beta (APPS.md's formula), from draw r: cos theta
+/** Heat-bath draw of a spin in the field h at inverse temperature beta (the model's formula, apps/README.md), from draw r: cos theta
  *  from u1, the azimuth from u2, around n = h / |h| in the frame (n, e1, e2). Compute-bound on a GPU: one draw, one
  *  sincos without range reduction, reciprocals instead of divisions. */
 HSG_HD inline void heatBath(const float* h, float beta, uint64_t r, float* s) {

@@ -1,4 +1,4 @@
-// stencil: 2D 5-point Jacobi for the Laplace equation on gshmem (host version, fp64), as APPS.md defines it.
+// stencil: 2D 5-point Jacobi for the Laplace equation on gshmem (host version, fp64), as apps/README.md defines it.
 //
 // Problem: nx x ny grid; a_new[y][x] = 0.25 * (a[y][x-1] + a[y][x+1] + a[y-1][x] + a[y+1][x]) on the
 // columns 1..nx-2 of the interior rows 1..ny-2. Columns 0 and nx-1 are Dirichlet, a = sin(2 pi y / (ny-1));

@@ -1,4 +1,4 @@
-// stencil_gpu: the 2D 5-point Jacobi of APPS.md section 2 on GPUs with gshmem (fp32; --fp64 for doubles).
+// stencil_gpu: the 2D 5-point Jacobi (apps/README.md) on GPUs with gshmem (fp32; --fp64 for doubles).
 //
 // Problem and decomposition as the host version (stencil.cpp): nx x ny grid, Dirichlet columns 0 and nx-1
 // a = sin(2 pi y / (ny-1)), the rest starts at 0; the ny-2 interior rows are periodic across PEs and split into

@@ -1,4 +1,4 @@
-// Kernels of stencil_gpu (the 2D Jacobi of APPS.md section 2 on the GPU). Every variant and the one-PE reference
+// Kernels of stencil_gpu (the 2D Jacobi of apps/README.md on the GPU). Every variant and the one-PE reference
 // launch these same kernels, so a result does not depend on the PE count or the variant (the build has no FMA
 // contraction: -fmad=false).
 //

@@ -1,4 +1,4 @@
-/* The OpenSHMEM 1.5 C API as real programs call it (../shared/OPENSHMEM-SURFACE.md, the floor for shmem.h) plus
+/* The OpenSHMEM 1.5 C API as real programs call it (the routines programs written for other implementations use) plus
  * the rest of the specification's typed and sized families: every routine is named here by address, so this file
  * compiles only if shmem.h declares each one with a prototype, and links only if libgshmem defines each one.
  * Running it (any number of PEs) checks that no address is null, that the count is what the tables below give,

@@ -68,5 +68,5 @@ else
   export UCX_MEM_EVENTS=no UCX_MEM_MMAP_HOOK_MODE=none
 fi
 cd "$dir"
-ctest --output-on-failure --timeout "${TEST_TIMEOUT:-300}" -L "^$job\$" "$@"
+ctest_logged ctest.log --output-on-failure --timeout "${TEST_TIMEOUT:-300}" -L "^$job\$" "$@"
 phase_end

@@ -171,7 +171,7 @@ TEST(Selector, TunePartialRangeKeepsTheRest) {
         << s;
   EXPECT_EQ(sel.choose(kNvl, MemPair::DevDev, Direction::Put, 1 << 20), ProtocolId::Staged);
   EXPECT_EQ(sel.choose(kNvl, MemPair::DevDev, Direction::Put, (2 << 20) - 1), ProtocolId::Staged);
-  // Defaults (calibrated on 2xH200): host-initiated device puts over NVLink use the copy engine at every size.
+  // Defaults (as calibrated on two NVLink-connected GPUs): host-initiated device puts over NVLink use the copy engine at every size.
   EXPECT_EQ(plain.choose(kNvl, MemPair::DevDev, Direction::Put, 8), ProtocolId::P2pCe);
   EXPECT_EQ(plain.choose(kNvl, MemPair::DevDev, Direction::Put, std::size_t(1) << 30), ProtocolId::P2pCe);
 }

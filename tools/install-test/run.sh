@@ -52,7 +52,7 @@ libdir=$(dirname "$(find "$prefix" -name 'libgshmem.so' | head -n 1)")
 step "gshmem-info from the prefix"
 "$prefix/bin/gshmem-info" -v
 # Capture first: with pipefail, "cmd | grep -q" fails when grep exits at the first match and cmd, still
-# writing, dies of SIGPIPE (the CI failure of 2026-11-22: gshmem-info -c writes more than one pipe buffer).
+# writing, dies of SIGPIPE (gshmem-info -c writes more than one pipe buffer).
 info=$("$prefix/bin/gshmem-info" -c) || fail "gshmem-info -c exited with an error"
 grep -q '^GSHMEM_SYMMETRIC_SIZE=' <<<"$info" || fail "gshmem-info -c lacks GSHMEM_SYMMETRIC_SIZE"
 

@@ -1,4 +1,4 @@
-// The one place that decides "are we compiled by nvcc" for the device API (STYLE.md rule 5).
+// The one place that decides "are we compiled by nvcc" for the device API.
 #pragma once
 #if defined(__CUDACC__)
 #define GSHMEM_HOST_DEVICE __host__ __device__

@@ -1,7 +1,7 @@
 // Node topology model: GPUs, NICs, PCIe switches, host bridges and CPU (NUMA) domains, independent of hwloc.
 //
 // Providers (hwloc_topology.cpp today) describe the machine through TopologyBuilder; build() classifies every
-// GPU-GPU and GPU-NIC pair once, so queries are O(1) table look-ups. Path selection (DESIGN.md section 3) reads
+// GPU-GPU and GPU-NIC pair once, so queries are O(1) table look-ups. Path selection (docs/PATH-SELECTION.md) reads
 // the class and bandwidth estimate of a pair; the proxy reads the CPUs near a GPU to pin itself.
 #pragma once
 

@@ -10,7 +10,7 @@
 //     order the combine after it (coll_direct__funcs.cuh);
 //   * on the world above that, reduce (GSHMEM_DEVICE_COLL_PIPELINE): one kernel that streams each part through the
 //     scratch in sub-chunks with flags and acknowledgements (coll_pipe__funcs.cuh), so only writes cross the links
-//     (reducescatter takes the data phase below: on 2x H200 its pull was 5-12% faster than the pipeline);
+//     (reducescatter takes the data phase below: over NVLink its pull is faster than the pipeline);
 //   * on the world above that, broadcast, fcollect and alltoall (GSHMEM_DEVICE_COLL_CE): a barrier kernel, one
 //     copy-engine copy per destination PE (each on a side stream), a barrier kernel;
 //   * otherwise (or any other team: the scratch and its epochs belong to the world's sequence of calls): a barrier

@@ -14,7 +14,7 @@ namespace gshmem::protocols {
 namespace {
 
 constexpr int kThreads = 512;
-constexpr int kMaxBlocks = 264;  // 2 per SM on H100/H200; stores over NVLink saturate well before
+constexpr int kMaxBlocks = 264;  // 2 per SM on a 132-SM GPU; stores over NVLink saturate well before
 
 __global__ void __launch_bounds__(kThreads) copy16(uint4* __restrict__ dst, const uint4* __restrict__ src,
                                                    std::size_t n16) {

@@ -7,29 +7,29 @@ namespace gshmem {
 
 namespace {
 
-// Default models. They are conservative figures, each with its origin (measured peers in
-// /work/shared/ANCHORS.md, or the topology model's per-class bandwidths); a calibrated profile replaces them.
+// Default models. They are conservative figures, each with its origin (a typical measured figure for that kind of
+// link, or the topology model's per-class bandwidths); a calibrated profile (gshmem-calibrate) replaces them.
 // Defaults are direction-independent: reads of peer GPU memory are often slower than writes, and only
 // calibration can say by how much on a given machine.
 
-constexpr double kPinnedPcieGBps = 55;  // pinned host <-> GPU, 256 MiB, H200 PCIe Gen5 (ANCHORS.md)
+constexpr double kPinnedPcieGBps = 55;  // pinned host <-> GPU, large copies, PCIe Gen5 x16
 
 /// Bandwidth of a GPU-GPU class; Self (two PEs on one GPU) is a device-local copy, bounded here conservatively.
 double gpuClassGBps(PathType cls) { return cls == PathType::Self ? 500.0 : pathDefaultBandwidth(cls); }
 
 bool shmReaches(const PeerPath& p, MemPair m) { return p.sameNode && m == MemPair::HostHost; }
 LinkModel shmDefaults(PathType, MemPair, Direction, const char** origin) {
-  *origin = "CPU put+quiet 8 B 0.03 us, 1 MiB memcpy-bound ~25 GB/s (ANCHORS.md), rounded down";
+  *origin = "CPU put+quiet 8 B 0.03 us, 1 MiB memcpy-bound ~25 GB/s, rounded down";
   return LinkModel{0.05, 20};
 }
 
 bool ucxReaches(const PeerPath&, MemPair m) { return m == MemPair::HostHost; }
 LinkModel ucxDefaults(PathType cls, MemPair, Direction, const char** origin) {
   if (cls == PathType::Net) {
-    *origin = "UCX put latency floor 6.5 us over TCP (ANCHORS.md); NET class 12 GB/s (topology.hpp)";
+    *origin = "UCX put latency floor 6.5 us over TCP; NET class 12 GB/s (topology.hpp)";
     return LinkModel{7.0, pathDefaultBandwidth(PathType::Net)};
   }
-  *origin = "UCX put over shared memory 0.17 us (ANCHORS.md); memcpy-bound 20 GB/s";
+  *origin = "UCX put over shared memory 0.17 us; memcpy-bound 20 GB/s";
   return LinkModel{0.2, 20};
 }
 
@@ -38,21 +38,21 @@ LinkModel p2pCeDefaults(PathType cls, MemPair m, Direction, const char** origin)
   double bw = cls == PathType::NvLink ? 395.0 : gpuClassGBps(cls);
   if (m != MemPair::DevDev) bw = std::min(bw, kPinnedPcieGBps);
   if (m != MemPair::DevDev)
-    *origin = "host put on stream 3.7 us; host side bounded by pinned PCIe 55 GB/s (ANCHORS.md)";
+    *origin = "host put on stream 3.7 us; host side bounded by pinned PCIe 55 GB/s";
   else if (cls == PathType::NvLink)
-    *origin = "cudaMemcpyPeer 395 GB/s, host put on stream 8 B 3.7 us (ANCHORS.md)";
+    *origin = "cudaMemcpyPeer 395 GB/s over NVLink, host put on stream 8 B 3.7 us";
   else
-    *origin = "host put on stream 3.7 us (ANCHORS.md); class bandwidth (topology.hpp)";
+    *origin = "host put on stream 3.7 us; class bandwidth (topology.hpp)";
   return LinkModel{3.7, bw};
 }
 
 bool p2pSmReaches(const PeerPath& p, MemPair m) { return p.sameNode && p.p2p && m == MemPair::DevDev; }
 LinkModel p2pSmDefaults(PathType cls, MemPair, Direction, const char** origin) {
-  // A host-initiated SM copy pays a kernel launch on top of what the copy engine pays (the calibrated 2xH200
-  // profile, docs/performance-log/data/gpu-sweep-2026-11-22/h200x2.prof).
+  // A host-initiated SM copy pays a kernel launch on top of what the copy engine pays (as a calibrated profile of two
+  // NVLink-connected GPUs shows).
   double bw = cls == PathType::NvLink ? 369.0 : gpuClassGBps(cls) * 0.9;
-  *origin = cls == PathType::NvLink ? "SM stores 369 GB/s (ANCHORS.md); launch +3.4 us over p2p_ce (h200x2.prof)"
-                                    : "launch +3.4 us over p2p_ce (h200x2.prof); 0.9 x class bandwidth (topology.hpp)";
+  *origin = cls == PathType::NvLink ? "SM stores 369 GB/s over NVLink; launch +3.4 us over p2p_ce"
+                                    : "launch +3.4 us over p2p_ce; 0.9 x class bandwidth (topology.hpp)";
   return LinkModel{3.7 + 3.4, bw};
 }
 

@@ -1,7 +1,7 @@
 // The path selector: at init it compares the protocols' cost models and builds, per peer path class, memory pair
 // and direction, a decision table of size ranges -> protocol (crossover sizes solved analytically between the
 // lines). A per-call choice is then an index plus a binary search over a handful of ranges; no model is
-// evaluated per call (STYLE.md rule 13).
+// evaluated per call.
 #pragma once
 
 #include <memory>

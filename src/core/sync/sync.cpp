@@ -5,9 +5,9 @@
 // and only grows, so consecutive barriers never race on a reset. Cells are 64 bytes apart (no false sharing).
 // Teams with members reached through UCX use a dissemination barrier instead at 2 members and above one tree level
 // (see chooseSyncAlgo).
-// Measured on the 2-core CI machine: a dissemination barrier, where both PEs store and poll at once, costs two
-// cache-line transfers per barrier (~250 ns); the tree's one round trip costs ~130 ns; alternating the tree's root
-// between epochs overlaps consecutive barriers (see teamSyncImpl).
+// A dissemination barrier, where both PEs store and poll at once, costs two cache-line transfers per barrier; the
+// tree costs one round trip; alternating the tree's root between epochs overlaps consecutive barriers (see
+// teamSyncImpl).
 // On a crowded machine (more PEs than cores) a barrier cannot end before every PE sharing this core has run, so a
 // waiting member yields the core at its first poll (barrierSpins). There a team whose members are all mapped uses a
 // counter barrier (counterSync): each member adds one to a word in member 0's slot and waits for the count of this

@@ -1,5 +1,5 @@
 // ucs_status_t -> gshmem::Status, and GSHMEM_UCS_CHECK: log a failing UCX call once, where it is detected, and
-// return the mapped Status (STYLE.md rule 7).
+// return the mapped Status.
 #pragma once
 #include <ucp/api/ucp.h>
 

@@ -62,7 +62,7 @@ GSHMEM_DEVICE_INLINE T volatileLoad(const T* p) {
 }
 
 /// System-scope acquire load of a 1-, 2-, 4- or 8-byte value. Polling with it costs less than relaxed polls
-/// followed by fence.acq_rel.sys: on NVLink-connected H100s the fence added about 1.5 us to a flag wait.
+/// followed by fence.acq_rel.sys: between NVLink-connected GPUs the fence adds microseconds to a flag wait.
 template <typename T>
 GSHMEM_DEVICE_INLINE T ldAcquire(const T* p) {
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "1, 2, 4 or 8 bytes");

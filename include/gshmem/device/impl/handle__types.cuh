@@ -151,7 +151,7 @@ static_assert(sizeof(DeviceTeam) == 16 && std::is_trivially_copyable<DeviceTeam>
 
 constexpr int kInlinePeers = 8;  ///< peer bases also held in the handle itself (constant/param space) for PE < 8
 
-/// Everything a kernel needs, by value (STYLE.md rule 5): obtained on the host with gshmemx_device_handle_get()
+/// Everything a kernel needs, by value: obtained on the host with gshmemx_device_handle_get()
 /// or gshmem::deviceHandle(); also kept in a per-translation-unit __constant__ copy for the free functions.
 struct DeviceHandle {
   int my_pe = -1;
