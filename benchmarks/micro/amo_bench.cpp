@@ -2,7 +2,7 @@
 // shmem_<T>_atomic_<op> is a thin forward to gshmem::ops::amo<T>) through the op-code switch of ops::amo (or its
 // float/double CAS-bits branch) to the CPU atomic on the peer's mapping, or to the transport when it is not mapped.
 //
-// Why it matters: STYLE.md rule 13 says a small operation does no malloc, syscall or lock; an AMO on one node is
+// Why it matters: the project's rule is that a small operation does no malloc, syscall or lock; an AMO on one node is
 // one locked instruction, so anything around it (the C entry point, requireInit, the context, alignment check,
 // translation, the op switch) is pure overhead on the osu_oshm_atomics latency. The public entry points pass the
 // op as a constant, so the switch should fold away; ops::amo with an op only known at run time (as a proxy or an

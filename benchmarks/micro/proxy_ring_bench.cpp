@@ -2,8 +2,8 @@
 // proxy's consumer taking them, executing a stand-in for each and retiring them in batches.
 //
 // Why it matters: every device-initiated operation to a peer that P2P cannot reach (and every put/get above
-// DeviceHandle::ce_min) goes through this ring and the one proxy thread per PE that drains it in order. STYLE.md
-// rule 13 (no malloc, syscall or lock per small operation; O(1) scheduling) applies to that thread too: its
+// DeviceHandle::ce_min) goes through this ring and the one proxy thread per PE that drains it in order. The project's
+// rule (no malloc, syscall or lock per small operation; O(1) scheduling) applies to that thread too: its
 // per-request bookkeeping bounds the message rate of small device puts and adds to their latency, on top of the
 // transport. This separates that bookkeeping (ns) from the copy behind it (cudaMemcpyAsync or the staged protocol,
 // us).
@@ -17,7 +17,7 @@
 // one calls cudaMemcpyAsync or the staged protocol). Not covered: the GPU side (atomicAdd on device memory, PCIe
 // writes into pinned memory, the GPU polling `done`), the copy behind each request, and the staged protocol
 // between PEs.
-// Cross-thread numbers on a 2-core machine are sensitive to whatever else runs there (each side spins on a core).
+// Cross-thread numbers are sensitive to whatever else runs on the two cores (each side spins on a core).
 #include <benchmark/benchmark.h>
 
 #include <atomic>

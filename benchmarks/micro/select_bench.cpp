@@ -1,7 +1,7 @@
 // Microbenchmarks of path lookup: the per-transfer protocol choice of core/select (Selector::choose and
 // DecisionTable::lookup), i.e. "which protocol moves <bytes> of <memory pair> in <direction> to this peer".
 //
-// Why it matters: STYLE.md rule 13 puts selection at setup time and forbids malloc, syscalls and locks per small
+// Why it matters: the project's rule puts selection at setup time and forbids malloc, syscalls and locks per small
 // transfer. The selector honours that by building, at init, a decision table per peer path class (crossovers
 // between the protocols' cost models solved analytically, then GSHMEM_PATH / GSHMEM_TUNE painted over) so that a
 // call-time choice is an O(1) table index plus a binary search over a handful of size ranges; no model is

@@ -1,11 +1,11 @@
 // Microbenchmarks of address translation: the bounds check and offset translation that turn a local symmetric
 // address into the target PE's mapping on every shmem_putmem / shmem_p / shmem_g on one node.
 //
-// Why it matters: STYLE.md rule 13 (UCX OptimizationStyle) says a small put does no malloc, syscall or lock, and
+// Why it matters: the project's rule (after UCX's optimization style) is that a small put does no malloc, syscall or lock, and
 // selection happens at setup. On one node the whole cost of an 8-byte put beyond the store itself is this
 // translation (core/runtime.hpp: regionOf() scans the heap and data regions, resolve() range-checks the PE and
-// indexes g_rt.peers[pe]) plus the context's team-to-world PE mapping (ctxWorldPe). The reference machine's
-// put+quiet latency is ~0.03 µs (ANCHORS.md), so a translation regression of a few ns is visible there; this
+// indexes g_rt.peers[pe]) plus the context's team-to-world PE mapping (ctxWorldPe). An 8-byte put+quiet on one
+// node costs a few tens of ns, so a translation regression of a few ns is visible in it; this
 // isolates it from the memcpy and from cross-process cache traffic.
 //
 // What runs: the real inline hot path from core/runtime.hpp and core/ops.hpp, and the public C entry points

@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
         if (me == 0) {
           shmem_putmem(dst, src.data(), n, 1);  // warm-up
           shmem_quiet();
-          // The median of 10 batches (as the osu-like programs do): a mean would carry the VM's scheduling stalls.
+          // The median of 10 batches (as the osu-like programs do): a mean would carry the scheduler's stalls.
           const int nb = iters >= 100 ? 10 : iters >= 10 ? 5 : 1, per = iters / nb;
           std::vector<double> batch;
           for (int b = 0; b < nb; ++b) {

@@ -1,5 +1,5 @@
 /* The wire floor between two hosts: what plain TCP sockets, with no runtime at all, cost for the two message
- * patterns the two-host benchmarks are made of. Run by benchmarks/multihost/run.sh in the same run as gshmem and
+ * patterns the two-host benchmarks are made of. Run by `benchmarks/run two-hosts` in the same run as gshmem and
  * Open MPI, so a target ratio can be checked against what the kernel's TCP path allows on this machine.
  *
  *   pingpong   rank 0 sends 8 bytes, rank 1 answers 8 bytes; one way = round trip / 2. The floor of a put or a

@@ -1,5 +1,5 @@
-// Iterative halo exchange written to NVSHMEM 3.x's public API. One source, built unchanged against NVSHMEM (on the
-// GPU machine: scripts/gpu-nvshmem-peer.sh) and against gshmem (CMake target gshmem_halo, with include/gshmem/nvshmem
+// Iterative halo exchange written to NVSHMEM 3.x's public API. One source, built unchanged against NVSHMEM (by
+// `benchmarks/run gpu-peers`) and against gshmem (CMake target gshmem_halo, with include/gshmem/nvshmem
 // first on the include path, so <nvshmem.h> is gshmem's compatibility header).
 //
 // Problem: a Jacobi sweep on a grid of nx columns x ny rows of float, split in rows over the PEs (1D decomposition:

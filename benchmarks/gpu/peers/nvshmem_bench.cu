@@ -1,5 +1,5 @@
 // Our own NVSHMEM driver (not NVSHMEM code): the same measurements as ../gshmem_gpu_bench.cu, written to
-// NVSHMEM 3.x's API, built on the GPU machine against the NVSHMEM installed there (scripts/gpu-run.sh).
+// NVSHMEM 3.x's API, built on the GPU machine against the NVSHMEM installed there (`benchmarks/run gpu-peers`).
 // GPU benchmarks, 2 PEs (one GPU each), PE 0 -> PE 1; the same measurements as
 // benchmarks/gpu/peers/nvshmem_bench.cu so the two print comparable lines ("RESULT <name> <value> <unit>").
 //   1. device put_signal ping-pong, 1 thread, one-way latency (8 B .. 64 KiB)
