@@ -70,9 +70,7 @@ def run_cpu_peers(ctx):
         plan.append((b, 2, libs, []))
     for k in osu.COLLECTIVES:
         b = osu.BY_KEY[k]
-        # --quick: the 4-PE collectives at their small and headline sizes only (4 PEs oversubscribe 2 cores)
-        extra = ["-m", "8:8"] if ctx.quick and k != "barrier" else []
-        plan.append((b, 4, ["gshmem"] + (["oshmem"] if "oshmem" in peers else []), extra))
+        plan.append((b, 4, ["gshmem"] + (["oshmem"] if "oshmem" in peers else []), []))
     osu.run_alternating(ctx, plan, bindirs)
     common.write_headline(ctx, "cpu", _heads(), "CPU, one node: gshmem vs Open MPI OpenSHMEM and MPI RMA (2 PEs)")
     return common.finish(ctx, list(osu.LIBS))

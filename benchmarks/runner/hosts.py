@@ -5,6 +5,8 @@ The outer part (run_two_hosts) builds the programs, then for each part starts ru
 file as the command inside host h0 (`hosts.py --inner SPEC`). The inner part runs the osu-like programs across the
 two hosts, gshmem and the peer alternating (the order flips every repetition), and the plain-TCP floor
 (gshmem_tcpfloor) of the same hosts once per repetition, and writes its samples as JSON for the outer part.
+Parts: 2 PEs (one per host: point-to-point rows and collectives), and in full runs 4 PEs (2 per host: the
+collectives from 8 B to 1 MiB) and the host-memory put sweep gshmem_hsweep at 2 PEs.
 """
 import json
 import os
@@ -19,6 +21,7 @@ if __package__:
 LAT = "Latency (us)"
 BW = "Bandwidth (MB/s)"
 MULTIHOST = "tests/multihost/run_multihost.sh"
+HSWEEP_MAX = 256 << 20
 
 
 def _rows(np, quick):
@@ -59,7 +62,7 @@ def _part(ctx, np, spec):
     """One run_multihost.sh session of `np` PEs; its samples go into ctx. Raises Skip when it skipped."""
     path = os.path.join(ctx.out, "two-hosts-np%d.json" % np)
     spec = dict(spec, np=np, rows=_rows(np, ctx.quick), result=path, logs=ctx.logs,
-                floor=spec["floor"] if np == 2 else "")
+                floor=spec["floor"] if np == 2 else "", hsweep=spec["hsweep"] if np == 2 else "")
     with open(path + ".spec", "w") as f:
         json.dump(spec, f)
     inner = "%s %s --inner %s" % (shlex.quote(sys.executable), shlex.quote(os.path.abspath(__file__)),
@@ -84,11 +87,15 @@ def _part(ctx, np, spec):
 def run_two_hosts(ctx):
     gbin = osu.build_gshmem(ctx)
     common.cmake_targets(ctx, ["gshmem_tcpfloor"])
+    if not ctx.quick:
+        common.cmake_targets(ctx, ["gshmem_hsweep"], optional=True)  # built only with UCX
     progs = {r[0] for r in _rows(2, False)}
     peers, pbin = osu.build_peers(ctx, ("oshmem",), progs)
     floor = os.path.join(ctx.build, "benchmarks", "multihost", "gshmem_tcpfloor")
+    hsweep = os.path.join(ctx.build, "benchmarks", "multihost", "gshmem_hsweep")
     spec = {"bindirs": {"gshmem": gbin}, "reps": ctx.reps, "quick": ctx.quick,
-            "floor": floor if os.path.exists(floor) else ""}
+            "floor": floor if os.path.exists(floor) else "",
+            "hsweep": hsweep if os.path.exists(hsweep) and not ctx.quick else ""}
     if "oshmem" in peers:
         spec["bindirs"]["oshmem"] = pbin
     ucx = common.capture(["ucx_info", "-v"]).splitlines()
@@ -142,6 +149,33 @@ def _inner_run(spec, lib, prog, args, name):
     return rc, out
 
 
+def _hsweep(spec, errors):
+    """gshmem_hsweep (full runs, 2 PEs): put + quiet from 8 B to HSWEEP_MAX with each UCX put path forced and
+    the automatic choice, interleaved in one process; libraries gshmem-direct, gshmem-batch, gshmem-auto."""
+    exe, mx = spec["hsweep"], HSWEEP_MAX
+    env = dict(os.environ, GSHMEM_SYMMETRIC_SIZE="%dM" % (mx // 1048576 * 2 + 64))
+    cmd = ["mpirun"] + shlex.split(os.environ["MH_MPIRUN_ARGS"]) + ["-x", "GSHMEM_SYMMETRIC_SIZE", "-np", "2", exe,
+                                                                    str(mx)]
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
+                           env=env, timeout=1200)
+        rc, out = p.returncode, p.stdout
+    except subprocess.TimeoutExpired:
+        rc, out = 124, ""
+    with open(os.path.join(spec["logs"], "two-hosts.hsweep.txt"), "w") as f:
+        f.write("$ " + " ".join(cmd) + "\n" + out)
+    rows = []
+    for line in out.splitlines():
+        f = line.strip().split(",")
+        if len(f) == 4 and f[0] in ("direct", "batch", "auto"):
+            rows.append(["hsweep", "gshmem-" + f[0], 2, f[1], LAT, 1, float(f[2])])
+            if f[3] != "ok":
+                errors.append("hsweep %s %s B: data not verified (%s)" % (f[0], f[1], f[3]))
+    if rc != 0 or not rows:
+        errors.append("hsweep failed (rc %d), log/two-hosts.hsweep.txt" % rc)
+    return rows
+
+
 def inner(spec_path):
     with open(spec_path) as f:
         spec = json.load(f)
@@ -162,6 +196,8 @@ def inner(spec_path):
                     errors.append("%s failed (rc %d), log/%s.txt" % (name, rc, name))
                     continue
                 samples += [[bench, lib, np, k, m, rep, v] for k, m, v in rows]
+    if spec.get("hsweep"):
+        samples += _hsweep(spec, errors)
     with open(spec["result"], "w") as f:
         json.dump({"samples": samples, "errors": errors}, f)
     return 0
