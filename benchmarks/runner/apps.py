@@ -64,6 +64,10 @@ def _bench(ctx, runs, np, gpus=None, timeout=300):
     repetition); argv[0] is the program. With gpus, the GPU environment and launcher."""
     for rep in range(1, ctx.reps + 1):
         for bench, key, lib, argv, extra in (runs if rep % 2 else runs[::-1]):
+            if not os.access(argv[0], os.X_OK):
+                if rep == 1:
+                    ctx.error("%s: %s was not built" % (bench, argv[0]))
+                continue
             if gpus:
                 env = gpus.env(extra)
                 cmd = gpus.mpirun(env, np) + argv
@@ -126,6 +130,9 @@ def _checks(np, full):
 
 def _run_checks(ctx, g, np):
     for name, prog, args, must_fail in _checks(np, not ctx.quick):
+        if not os.access(_app(ctx, prog), os.X_OK):
+            ctx.error("%s: %s was not built" % (name, _app(ctx, prog)))
+            continue
         env = g.env()
         cmd = g.mpirun(env, np) + [_app(ctx, prog)] + args
         tag = "%s.np%d" % (name, np)

@@ -128,6 +128,10 @@ def run_jobs(ctx, g, groups):
         for jobs in groups:
             for name, lib, cmd, env, parser in (jobs if rep % 2 else jobs[::-1]):
                 tag = "%s.%s.rep%d" % (name, lib, rep)
+                if not os.access(cmd[0], os.X_OK):
+                    if rep == 1:
+                        ctx.error("%s: %s was not built" % (tag, cmd[0]))
+                    continue
                 e = g.env(env)
                 rc, out, err = common.run_logged(ctx, tag, g.mpirun(e) + cmd, 300 if ctx.quick else 600, env=e)
                 _record(ctx, g, lib, rep, tag, rc, out + err, parser(out))

@@ -2,8 +2,10 @@
 environment every GPU run gets, and MPS for PEs that share a GPU."""
 import atexit
 import os
+import shutil
 import signal
 import subprocess
+import tempfile
 
 from . import common
 
@@ -84,8 +86,7 @@ class Mps:
     def __enter__(self):
         if not self.g.shared:
             return self
-        d = os.path.join(self.ctx.out, "mps")
-        os.makedirs(d, exist_ok=True)
+        d = tempfile.mkdtemp(prefix="gshmem-mps-")  # its pipes are sockets: not in the output folder
         os.makedirs(d + "-log", exist_ok=True)
         env = dict(os.environ, CUDA_MPS_PIPE_DIRECTORY=d, CUDA_MPS_LOG_DIRECTORY=d + "-log")
         rc, out, err = common.run_cmd(["nvidia-cuda-mps-control", "-d"], timeout=60, env=env)
@@ -113,6 +114,8 @@ class Mps:
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         except (OSError, subprocess.TimeoutExpired):
             pass
+        shutil.rmtree(d, ignore_errors=True)
+        shutil.rmtree(d + "-log", ignore_errors=True)
         common.log("MPS: off")
 
     def __exit__(self, *exc):
