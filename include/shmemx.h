@@ -12,6 +12,8 @@ extern "C" {
 
 /** Wall-clock time in seconds since an arbitrary fixed point (monotonic, not synchronized across PEs). */
 double shmemx_wtime(void);
+/* Defined for each shmemx_* routine this header declares, as other OpenSHMEM implementations advertise theirs. */
+#define HAVE_SHMEMX_WTIME 1
 /** 1 between shmem_init (or shmem_init_thread) and shmem_finalize, else 0. */
 int gshmemx_query_initialized(void);
 /** A job identity for gshmemx_init_uniqueid (NVSHMEM's nvshmemx_get_uniqueid), made on one process before

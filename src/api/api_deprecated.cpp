@@ -23,7 +23,7 @@ int _num_pes(void) { return gshmem::g_rt.n_pes; }
 void* shmalloc(size_t size) { return gshmem::heapAlloc("shmalloc", size, 64, false); }
 void shfree(void* ptr) { gshmem::heapFree("shfree", ptr); }
 void* shmemalign(size_t alignment, size_t size) {
-  return gshmem::heapAlloc("shmemalign", size, alignment < 64 ? 64 : alignment, false);
+  return gshmem::heapAlloc("shmemalign", size, alignment, false);  // as shmem_align
 }
 void* shrealloc(void* ptr, size_t size) { return gshmem::heapRealloc("shrealloc", ptr, size); }
 

@@ -59,6 +59,12 @@ void shmem_init(void) {
 }
 
 int shmem_init_thread(int requested, int* provided) {
+  if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE) {  // nothing is initialized
+    std::fprintf(stderr, "gshmem: process %d: shmem_init_thread: requested thread level %d is not one of "
+                 "SHMEM_THREAD_SINGLE, SHMEM_THREAD_FUNNELED, SHMEM_THREAD_SERIALIZED, SHMEM_THREAD_MULTIPLE; "
+                 "returning nonzero without initializing: pass one of them\n", static_cast<int>(getpid()), requested);
+    return -1;
+  }
   int level = gshmem::runtimeInit("shmem_init_thread", requested);
   gshmem::coll::infoReport();
   if (provided) *provided = level;
@@ -150,21 +156,10 @@ void shmem_pcontrol(const int level, ...) { (void)level; }  // a hook for profil
 
 void* shmem_malloc(size_t size) { return gshmem::heapAlloc("shmem_malloc", size, kDefaultAlign, false); }
 
-void* shmem_calloc(size_t count, size_t size) {
-  size_t bytes = 0;
-  if (__builtin_mul_overflow(count, size, &bytes))
-    gshmem::fatal("shmem_calloc", "count %zu times size %zu overflows size_t", count, size);
-  return gshmem::heapAlloc("shmem_calloc", bytes, kDefaultAlign, true);
-}
+void* shmem_calloc(size_t count, size_t size) { return gshmem::heapCalloc("shmem_calloc", count, size); }
 
 void* shmem_align(size_t alignment, size_t size) {
-  if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
-    gshmem::ops::requireInit("shmem_align");
-    fprintf(stderr, "gshmem: PE %d: shmem_align: warning: alignment %zu is not a power of two; returning NULL "
-            "(pass 1, 2, 4, 8, ...)\n", shmem_my_pe(), alignment);
-    return nullptr;
-  }
-  return gshmem::heapAlloc("shmem_align", size, alignment < kDefaultAlign ? kDefaultAlign : alignment, false);
+  return gshmem::heapAlloc("shmem_align", size, alignment, false);
 }
 
 void* shmem_realloc(void* ptr, size_t size) { return gshmem::heapRealloc("shmem_realloc", ptr, size); }

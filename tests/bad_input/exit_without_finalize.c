@@ -2,7 +2,9 @@
  *   return_all   every PE returns from main: the job ends at once with status 0 (and a warning per PE)
  *   exit_all     every PE calls exit(0): the same
  *   one_leaves   PE 1 returns while the others wait in shmem_barrier_all: the job ends (GSHMEM_TIMEOUT after the
- *                exit at most) with a message naming PE 1, never hangs */
+ *                exit at most) with a message naming PE 1, never hangs
+ *   one_exits3   PE 1 calls exit(3) while the others wait in shmem_barrier_all: the job ends at once with status 3
+ *   one_returns3 the same with PE 1 returning 3 from main */
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,16 @@ int main(int argc, char **argv) {
   if (strcmp(mode, "exit_all") == 0) exit(0);
   if (strcmp(mode, "one_leaves") == 0) {
     if (me == 1 % npes) return 0;
+    shmem_barrier_all();
+    printf("exit_without_finalize: PE %d passed a barrier without PE 1\n", me);
+    shmem_finalize();
+    return 0;
+  }
+  if (strcmp(mode, "one_exits3") == 0 || strcmp(mode, "one_returns3") == 0) {
+    if (me == 1 % npes) {
+      if (mode[4] == 'e') exit(3);
+      return 3;
+    }
     shmem_barrier_all();
     printf("exit_without_finalize: PE %d passed a barrier without PE 1\n", me);
     shmem_finalize();

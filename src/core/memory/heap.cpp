@@ -1,7 +1,9 @@
 // Collective symmetric allocation: each PE runs the same deterministic HeapAllocator over its own heap, so the
 // same sequence of calls yields the same offsets everywhere. Offsets are relative to the user part of the heap,
 // which starts after the control area.
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -50,14 +52,28 @@ void heapReset() {
   g_heap_seq = 0;
 }
 
-void* heapAlloc(const char* call, std::size_t size, std::size_t align, bool zero) {
-  ops::requireInit(call);
-  std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
-  if (align == 0 || (align & (align - 1))) errorBadAlignment(call, align);
-  if (align > kHeapAlign) fatal(call, "alignment %zu exceeds the heap base alignment %zu", align, kHeapAlign);
+namespace {
+
+/// Whether @p align can be honoured; if not, a one-line warning and the call returns NULL (it stays collective).
+bool alignmentUsable(const char* call, std::size_t align) {
+  if (align == 0 || (align & (align - 1))) {
+    fprintf(stderr, "gshmem: PE %d: %s: warning: alignment %zu is not a power of two; returning NULL (pass 1, 2, 4, "
+            "8, ...)\n", g_rt.my_pe, call, align);
+    return false;
+  }
+  if (align > kHeapAlign) {
+    fprintf(stderr, "gshmem: PE %d: %s: warning: alignment %zu exceeds the heap base alignment %zu; returning NULL "
+            "(pass an alignment of at most %zu)\n", g_rt.my_pe, call, align, kHeapAlign, kHeapAlign);
+    return false;
+  }
+  return true;
+}
+
+/// The collective part of every allocation: the agreement claim, the allocation when @p usable, the barrier.
+void* allocCollective(const char* call, std::size_t size, std::size_t align, bool zero, bool usable) {
   const agree::HeapCall claim(call, agree::kHeapLine, &g_heap_seq, size, align, agree::kNotApplicable);
   void* result = nullptr;
-  if (size) {
+  if (usable && size) {
     std::size_t off = allocator().alloc(size, align);
     if (off == HeapAllocator::kFail) {
       reportExhausted(call, size);
@@ -70,6 +86,26 @@ void* heapAlloc(const char* call, std::size_t size, std::size_t align, bool zero
   claim.check();
   GSHMEM_LOG_TRACE(MEM, "%s(%zu) -> %p", call, size, result);
   return result;
+}
+
+}  // namespace
+
+void* heapAlloc(const char* call, std::size_t size, std::size_t align, bool zero) {
+  ops::requireInit(call);
+  std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
+  const bool usable = alignmentUsable(call, align);
+  return allocCollective(call, size, align, zero, usable);
+}
+
+void* heapCalloc(const char* call, std::size_t count, std::size_t size) {
+  ops::requireInit(call);
+  std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
+  std::size_t bytes = 0;
+  const bool overflow = __builtin_mul_overflow(count, size, &bytes);
+  if (overflow)
+    fprintf(stderr, "gshmem: PE %d: %s: warning: count %zu times size %zu overflows size_t; returning NULL (pass a "
+            "count and size whose product is the bytes wanted)\n", g_rt.my_pe, call, count, size);
+  return allocCollective(call, overflow ? SIZE_MAX : bytes, 64, true, !overflow);
 }
 
 void heapFree(const char* call, void* ptr) {

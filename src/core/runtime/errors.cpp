@@ -56,13 +56,13 @@ void drainOutput() {
 }
 
 /// The one place that ends the job: the first failure of the process prints its line, waits until it has left the
-/// process (drainOutput) and aborts every PE.
-[[noreturn]] void endJob(const std::string& line) {
+/// process (drainOutput) and aborts every PE with @p status.
+[[noreturn]] void endJob(const std::string& line, int status = 1) {
   claimFailure();
   fprintf(stderr, "%s\n", line.c_str());
   drainOutput();
-  if (g_rt.bootstrap) g_rt.bootstrap->abortJob(1, line.c_str());
-  _exit(1);
+  if (g_rt.bootstrap) g_rt.bootstrap->abortJob(status, line.c_str());
+  _exit(status);
 }
 
 /// "gshmem: PE <n>: <who>: " (no PE before the bootstrap knows it).
@@ -78,6 +78,14 @@ void fatal(const char* call, const char* fmt, ...) {
   const std::string msg = strFormatV(fmt, ap);
   va_end(ap);
   endJob(prefix(call) + msg);
+}
+
+void endJobWithStatus(int status, const char* call, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  const std::string msg = strFormatV(fmt, ap);
+  va_end(ap);
+  endJob(prefix(call) + msg, status);
 }
 
 void serviceFailed(const char* service, const char* fmt, ...) {

@@ -20,10 +20,16 @@ Runtime g_rt;
 
 namespace {
 
-/// At exit (registered by init): a process leaving without shmem_finalize says so and lets the bootstrap leave
-/// without collective calls; the static destructors that follow are local.
-void leaveWithoutFinalize() {
+/// At exit (registered by init with on_exit, which passes the exit status): a process leaving without
+/// shmem_finalize says so. Status 0 is an implicit finalize: the bootstrap leaves without collective calls and the
+/// static destructors that follow are local. Any other status ends the job at once with that status, as
+/// shmem_global_exit does: the other PEs are not left waiting for a PE that has given up.
+void leaveWithoutFinalize(int status, void*) {
   if (!g_rt.initialized.load() || g_rt.finalized || !g_rt.bootstrap) return;
+  if (status != 0)
+    endJobWithStatus(status, "exit", "the program exits with status %d without shmem_finalize: ending the job with "
+                     "status %d; call shmem_global_exit to end the job on purpose, or shmem_finalize on every PE",
+                     status, status);
   fprintf(stderr, "gshmem: PE %d: exit: warning: the program ends without shmem_finalize; call shmem_finalize on "
           "every PE before returning from main or calling exit()\n", g_rt.my_pe);
   fflush(stderr);
@@ -39,13 +45,13 @@ int runtimeInit(const char* call, int requested, std::unique_ptr<Bootstrap> bs) 
   if (g_rt.finalized)
     fatal(call, "called after shmem_finalize: OpenSHMEM is initialized once per program; move shmem_finalize to "
           "the end of the program");
-  g_rt.thread_level = requested < 0 || requested > 3 ? 3 : requested;
+  g_rt.thread_level = requested < 0 || requested > 3 ? 0 : requested;  // the API rejects other levels
   initPhasesRun(call, std::move(bs));
   // Registered after the init phases, so it runs first at exit (atexit runs in reverse order): before the service
   // threads that the phases started are stopped (their handler is registered when the first one starts) and before
   // the runtime's static destructors. While this PE waits for the others to leave, its proxy and staged servers
   // still serve the peers that are finishing work aimed at it; its watchdog stops first (leaveWithoutFinalize).
-  static bool s_atexit = (atexit(leaveWithoutFinalize), true);
+  static bool s_atexit = (on_exit(leaveWithoutFinalize, nullptr), true);
   (void)s_atexit;
   if (isError(g_rt.bootstrap->barrier())) fatal(call, "bootstrap barrier failed");
   g_rt.initialized.store(1);
@@ -67,6 +73,13 @@ bool runtimeInitialized() { return g_rt.initialized.load() != 0; }
 int runtimeThreadLevel() { return g_rt.thread_level; }
 
 void globalExit(int status) {
+  if (!g_rt.bootstrap) {  // before shmem_init (or after shmem_finalize): this process is the only one to end
+    fflush(stdout);
+    fprintf(stderr, "gshmem: shmem_global_exit: called %s; exiting this process with status %d\n",
+            g_rt.finalized ? "after shmem_finalize" : "before shmem_init", status);
+    fflush(stderr);
+    _exit(status);
+  }
   fflush(stdout);
   fflush(stderr);
   if (g_rt.bootstrap) g_rt.bootstrap->abortJob(status, nullptr);

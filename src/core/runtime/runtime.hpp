@@ -158,6 +158,9 @@ extern Runtime g_rt;
 
 /// Print "gshmem: PE <n>: <call>: <message>" and end the job on every PE with a non-zero exit.
 [[noreturn]] void fatal(const char* call, const char* fmt, ...) __attribute__((format(printf, 2, 3), cold));
+/// As fatal(), but the job ends with exit status @p status (not 0): a PE leaving with that status ends the job.
+[[noreturn]] void endJobWithStatus(int status, const char* call, const char* fmt, ...)
+    __attribute__((format(printf, 3, 4), cold));
 /// For a service thread (the device proxy, a staged server), which has no caller to return a failure to: print
 /// "gshmem: PE <n>: <service>: <message>; ending the job" and end the job as fatal() does. The message names what
 /// failed (the request, its peer). Only the first failure of the process reports.

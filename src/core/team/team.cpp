@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -256,11 +257,19 @@ std::atomic<int> g_ctx_nslabs{0};
 std::mutex g_ctx_lock;               ///< create/destroy only
 std::vector<gshmem_ctx*> g_ctx_free;  ///< destroyed slots, reused first
 
+/// A free context slot, or nullptr (after a one-line warning, the first time) when every slot is alive.
 gshmem_ctx* ctxSlot(const char* call) {
   std::lock_guard<std::mutex> guard(g_ctx_lock);
   if (g_ctx_free.empty()) {
     int n = g_ctx_nslabs.load(std::memory_order_relaxed);
-    if (n == kMaxCtxSlabs) fatal(call, "%d contexts are alive; destroy contexts you no longer use", n * kCtxPerSlab);
+    if (n == kMaxCtxSlabs) {
+      static bool s_warned = false;
+      if (!s_warned)
+        fprintf(stderr, "gshmem: PE %d: %s: warning: %d contexts are alive, the most a PE may hold; returning nonzero "
+                "(destroy contexts you no longer use)\n", g_rt.my_pe, call, n * kCtxPerSlab);
+      s_warned = true;
+      return nullptr;
+    }
     auto* slab = new CtxSlab;
     for (int i = kCtxPerSlab - 1; i >= 0; --i) g_ctx_free.push_back(&slab->ctx[i]);
     g_ctx_slabs[n].store(slab, std::memory_order_relaxed);
@@ -291,6 +300,7 @@ int ctxCreate(const char* call, gshmem_team* team, long options, gshmem_ctx** ou
   team = teamCheck(call, team);
   if (team->my_index < 0) return -1;
   gshmem_ctx* c = ctxSlot(call);
+  if (c == nullptr) return -1;
   *c = gshmem_ctx{team, options, team == &gshmem_team_world_obj, true};
   *out = c;
   return 0;
