@@ -174,8 +174,11 @@ def write_table(ctx, libs):
         order.setdefault((s[0], s[2], s[4]), i)
     for (b, pes, m) in sorted(groups, key=lambda g: order[g]):
         rows = groups[(b, pes, m)]
-        present = [l for l in libs if any(l in r for r in rows.values())]
-        present += sorted({l for r in rows.values() for l in r} - set(present))
+        every = {l for r in rows.values() for l in r}
+        # the listed libraries in order, each followed by its variants (gshmem, gshmem-auto, ...), then the rest
+        present = [v for l in libs for v in ([l] if l in every else []) + sorted(x for x in every if
+                                                                                 x.startswith(l + "-"))]
+        present += sorted(every - set(present))
         peers = [l for l in present if l != "gshmem"] if "gshmem" in present else []
         lines += ["## %s, %s PEs: %s (%s is better)" % (b, pes, m, "lower" if is_time(m) else "higher"), "",
                   "| key | " + " | ".join(present + ["gshmem/" + p for p in peers]) + " |",

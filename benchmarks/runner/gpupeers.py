@@ -79,8 +79,11 @@ def find(ctx, g):
         ctx.note("%s: %s" % (NAMES[lib], home or "not found ($%s_HOME or the nvidia.%s wheel): gshmem's rows only"
                              % (lib.upper(), lib)))
     found = {}
+    if homes["nccl"] and g.shared:
+        ctx.note("NCCL: one rank per GPU only; with %d PEs on one GPU its rows are left out" % g.np)
+        homes["nccl"] = ""
     for name, (lib, _, _) in PROGRAMS.items():
-        if not homes[lib]:
+        if not homes[lib] or (name == "nvshmem_bench" and g.ngpus < 2):  # nvshmem_bench: one PE per GPU
             continue
         given = os.path.join(ctx.args.peers, name) if ctx.args.peers else ""
         if given and os.access(given, os.X_OK):
@@ -142,9 +145,11 @@ def heads(g):
             ("putmem_on_stream 8 B", "host_putmem_on_stream_8B", lat),
             ("putmem_on_stream 256 MiB", "host_putmem_on_stream_256MiB", bw),
             ("fetch_add round trip", "device_fetch_add_u64_round_trip", lat))]
-    for coll, label in (("all_reduce", "all_reduce"), ("all_gather", "all_gather"), ("all_to_all", "all_to_all")):
-        for key, size in (("8", "8 B"), ("1048576", "1 MiB")):
+    # coll_bench's sizes: 8 B per PE, then x8 (at 2 PEs 16 B ... 512 KiB ... 32 MiB)
+    small = 8 * g.np
+    for coll in ("all_reduce", "all_gather", "all_to_all"):
+        for key, size in ((small, "%d B" % small), (524288, "512 KiB")):
             for peer in (nc, nv):
-                rows.append(h("%s %s" % (label, size), "coll_" + coll, g.np, key, lat, *peer))
+                rows.append(h("%s %s" % (coll, size), "coll_" + coll, g.np, key, lat, *peer))
     rows.append(h("halo 1024x1024 iteration", "halo", g.np, "1024x1024", "Time per iteration (ms)", *nv))
     return rows
