@@ -13,6 +13,17 @@ inline const gshmem_ctx* ctxArg(const char* call, shmem_ctx_t ctx) {
   return ctx;
 }
 
+/// For the calls that do nothing on SHMEM_CTX_INVALID (fence, quiet, destroy, get_team): nullptr for it and for a
+/// context destroyed with its team, which acts as it does; else as ctxArg.
+inline const gshmem_ctx* ctxArgOrInvalid(const char* call, shmem_ctx_t ctx) {
+  if (ctx == SHMEM_CTX_INVALID) return nullptr;
+  if (GSHMEM_UNLIKELY(ctx != SHMEM_CTX_DEFAULT && !ctxLive(ctx))) {
+    if (ctxOrphaned(ctx)) return nullptr;
+    errorBadCtx(call, ctx);
+  }
+  return ctx;
+}
+
 }  // namespace gshmem
 
 #define GSHMEM_STRIP(...) __VA_ARGS__

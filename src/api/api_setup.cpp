@@ -302,17 +302,17 @@ int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx) {
 }
 
 void shmem_ctx_destroy(shmem_ctx_t ctx) {
-  if (ctx == SHMEM_CTX_INVALID) return;  // no-op per the specification
+  if (ctx == SHMEM_CTX_INVALID) return;  // no-op per the specification (so is a context destroyed with its team)
   gshmem::ctxDestroy("shmem_ctx_destroy", ctx);
 }
 
 int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) {
   if (team == nullptr) gshmem::ops::errorNull("shmem_ctx_get_team", "team");
-  if (ctx == SHMEM_CTX_INVALID) {
+  const gshmem_ctx* c = gshmem::ctxArgOrInvalid("shmem_ctx_get_team", ctx);
+  if (c == nullptr) {  // SHMEM_CTX_INVALID, or a context destroyed with its team
     *team = SHMEM_TEAM_INVALID;
     return -1;
   }
-  const gshmem_ctx* c = gshmem::ctxArg("shmem_ctx_get_team", ctx);
   *team = c->team ? c->team : SHMEM_TEAM_WORLD;
   return 0;
 }

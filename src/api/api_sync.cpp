@@ -6,7 +6,8 @@
 
 namespace {
 
-// shmem_ctx_fence/shmem_ctx_quiet on SHMEM_CTX_INVALID perform no operation (OpenSHMEM 1.5): a PE outside a team
+// shmem_ctx_fence/shmem_ctx_quiet on SHMEM_CTX_INVALID (or on a context destroyed with its team) perform no
+// operation (OpenSHMEM 1.5): a PE outside a team
 // holds SHMEM_CTX_INVALID for that team's context and may still quiet it, as the specification's team-context
 // example does. RMA and AMO calls on SHMEM_CTX_INVALID stay fatal (api_rma.cpp, api_amo.cpp).
 
@@ -81,14 +82,14 @@ void shmem_fence(void) {
   fence(SHMEM_CTX_DEFAULT);
 }
 void shmem_ctx_fence(shmem_ctx_t ctx) {
-  if (ctx != SHMEM_CTX_INVALID) fence(gshmem::ctxArg("shmem_ctx_fence", ctx));
+  if (const gshmem_ctx* c = gshmem::ctxArgOrInvalid("shmem_ctx_fence", ctx)) fence(c);
 }
 void shmem_quiet(void) {
   gshmem::ops::requireInit("shmem_quiet");
   quiet(SHMEM_CTX_DEFAULT);
 }
 void shmem_ctx_quiet(shmem_ctx_t ctx) {
-  if (ctx != SHMEM_CTX_INVALID) quiet(gshmem::ctxArg("shmem_ctx_quiet", ctx));
+  if (const gshmem_ctx* c = gshmem::ctxArgOrInvalid("shmem_ctx_quiet", ctx)) quiet(c);
 }
 
 // ---- barriers

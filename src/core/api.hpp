@@ -82,6 +82,12 @@ void ctxDestroy(const char* call, gshmem_ctx* ctx);
 /// Whether @p ctx is a context created here and not destroyed (never SHMEM_CTX_DEFAULT). Reads @p ctx only once
 /// its address is known to be one of the runtime's context slots, so a garbage handle cannot fault. No lock.
 bool ctxLive(const gshmem_ctx* ctx);
+/// Whether @p ctx is a context that shmem_team_destroy destroyed with its team: it then acts as SHMEM_CTX_INVALID
+/// (quiet, fence and destroy do nothing; RMA and AMO calls end the job with one line). Checked as ctxLive is.
+bool ctxOrphaned(const gshmem_ctx* ctx);
+/// Destroys the live contexts created from @p team (shmem_team_destroy): each is quieted and becomes orphaned. Its
+/// slot is reused only once no other slot is free and no slab can be added, so a stale handle stays invalid.
+void ctxDestroyForTeam(gshmem_team* team);
 /// The one-line error for a handle that is not a context.
 [[noreturn]] void errorBadCtx(const char* call, const gshmem_ctx* ctx) __attribute__((cold));
 /// Map a public ctx handle to the internal one (SHMEM_CTX_DEFAULT is the default object).

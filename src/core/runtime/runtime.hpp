@@ -64,6 +64,7 @@ struct gshmem_ctx {
   long options = 0;
   bool is_world = true;  ///< team is WORLD: PE numbers need no translation
   bool live = false;     ///< between shmem_ctx_create and shmem_ctx_destroy (core/team/team.cpp: ctxLive)
+  bool orphaned = false;  ///< destroyed with its team by shmem_team_destroy (core/team/team.cpp: ctxOrphaned)
 };
 
 namespace gshmem {

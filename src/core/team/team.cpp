@@ -5,6 +5,7 @@
 // its team table (device::backendTeamSet / backendTeamClear).
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <mutex>
 #include <cstdio>
 #include <cstring>
@@ -220,6 +221,7 @@ void teamDestroy(const char* call, gshmem_team* team) {
   team = teamCheck(call, team);
   if (team->predefined) fatal(call, "the predefined teams (SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED, the node teams) cannot "
                               "be destroyed");
+  ctxDestroyForTeam(team);  // the team's contexts die with it (quieted first)
   // After this sync no member signals our cells for this slot again, so they can be reset for reuse. The device
   // layer resets its words of the slot too: device and stream collectives on the team are complete by contract.
   teamSyncLast(team, call);
@@ -256,12 +258,18 @@ std::atomic<CtxSlab*> g_ctx_slabs[kMaxCtxSlabs];
 std::atomic<int> g_ctx_nslabs{0};
 std::mutex g_ctx_lock;               ///< create/destroy only
 std::vector<gshmem_ctx*> g_ctx_free;  ///< destroyed slots, reused first
+std::deque<gshmem_ctx*> g_ctx_orphans;  ///< slots destroyed with their team: reused last, oldest first
 
 /// A free context slot, or nullptr (after a one-line warning, the first time) when every slot is alive.
 gshmem_ctx* ctxSlot(const char* call) {
   std::lock_guard<std::mutex> guard(g_ctx_lock);
   if (g_ctx_free.empty()) {
     int n = g_ctx_nslabs.load(std::memory_order_relaxed);
+    if (n == kMaxCtxSlabs && !g_ctx_orphans.empty()) {
+      gshmem_ctx* c = g_ctx_orphans.front();
+      g_ctx_orphans.pop_front();
+      return c;
+    }
     if (n == kMaxCtxSlabs) {
       static bool s_warned = false;
       if (!s_warned)
@@ -291,7 +299,33 @@ bool ctxLive(const gshmem_ctx* ctx) {
   return false;
 }
 
+bool ctxOrphaned(const gshmem_ctx* ctx) {
+  auto a = reinterpret_cast<uintptr_t>(ctx);
+  int n = g_ctx_nslabs.load(std::memory_order_acquire);
+  for (int i = 0; i < n; ++i) {
+    auto b = reinterpret_cast<uintptr_t>(g_ctx_slabs[i].load(std::memory_order_relaxed));
+    if (a >= b && a < b + sizeof(CtxSlab)) return (a - b) % sizeof(gshmem_ctx) == 0 && !ctx->live && ctx->orphaned;
+  }
+  return false;
+}
+
+void ctxDestroyForTeam(gshmem_team* team) {
+  std::lock_guard<std::mutex> guard(g_ctx_lock);
+  int n = g_ctx_nslabs.load(std::memory_order_relaxed);
+  for (int i = 0; i < n; ++i)
+    for (gshmem_ctx& c : g_ctx_slabs[i].load(std::memory_order_relaxed)->ctx) {
+      if (!c.live || c.team != team) continue;
+      ops::quiet(&c);
+      c.live = false;
+      c.orphaned = true;
+      g_ctx_orphans.push_back(&c);
+    }
+}
+
 void errorBadCtx(const char* call, const gshmem_ctx* ctx) {
+  if (ctxOrphaned(ctx))
+    fatal(call, "context %p was destroyed with its team by shmem_team_destroy; like SHMEM_CTX_INVALID it cannot "
+          "carry operations: create a context from a live team", static_cast<const void*>(ctx));
   fatal(call, "%p is not a valid context (never created, destroyed, or overwritten); pass SHMEM_CTX_DEFAULT or a "
         "context from shmem_ctx_create", static_cast<const void*>(ctx));
 }
@@ -309,7 +343,10 @@ int ctxCreate(const char* call, gshmem_team* team, long options, gshmem_ctx** ou
 void ctxDestroy(const char* call, gshmem_ctx* ctx) {
   if (ctx == nullptr) fatal(call, "context is SHMEM_CTX_INVALID");
   if (ctx == &gshmem_ctx_default_obj) fatal(call, "SHMEM_CTX_DEFAULT cannot be destroyed");
-  if (!ctxLive(ctx)) errorBadCtx(call, ctx);
+  if (!ctxLive(ctx)) {
+    if (ctxOrphaned(ctx)) return;  // destroyed with its team: a no-op, as for SHMEM_CTX_INVALID
+    errorBadCtx(call, ctx);
+  }
   ops::quiet(ctx);
   std::lock_guard<std::mutex> guard(g_ctx_lock);
   ctx->live = false;
