@@ -137,7 +137,12 @@ def fmt(v):
         return "%.3e" % v
     if abs(v) >= 100:
         return "%.1f" % v
-    return "%.3f" % v
+    return "%.4g" % v
+
+
+def sig4(v):
+    """4 significant digits, never an exponent: 0.01234, 12.34, 28410."""
+    return "%.0f" % v if abs(v) >= 1000 else "%.4g" % v
 
 
 def ratio3(g, p):
@@ -214,7 +219,7 @@ def headline_rows(ctx, platform, heads):
         r = ratio3(g, p)
         if r is None:
             continue
-        rows.append([platform, h.operation, h.peer_name, unit_of(h.metric), "%.4g" % g, "%.4g" % p, "%.3g" % r,
+        rows.append([platform, h.operation, h.peer_name, unit_of(h.metric), sig4(g), sig4(p), "%.3g" % r,
                      "lower" if is_time(h.metric) else "higher"])
     return rows
 

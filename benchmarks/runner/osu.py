@@ -17,7 +17,7 @@ PEER_NAME = {"oshmem": "OpenSHMEM", "mpi": "MPI RMA"}
 OSHMEM_ATOMIC_SKIP = ["--skip", "int_compare_swap"]
 LAT_QUICK = ["-i", "1000", "-x", "100"]
 BW_QUICK = ["-i", "10", "-x", "3", "-f", "4"]
-COLL_QUICK = ["-i", "100", "-x", "10", "-f", "8"]
+COLL_QUICK = ["-i", "100", "-x", "10"]  # every power of two: the headline takes 256 KiB and 1 MiB
 COLLECTIVES = ("barrier", "broadcast", "fcollect", "reduce", "alltoall")
 
 
