@@ -117,9 +117,8 @@ def is_time(metric):
 
 def unit_of(metric):
     """'Latency (us)' -> 'us', 'MB/s' -> 'MB/s'."""
-    if "(" in metric and metric.endswith(")"):
-        return metric[metric.rindex("(") + 1:-1]
-    return metric.split()[-1] if metric.split() else metric
+    u = metric[metric.rindex("(") + 1:-1] if "(" in metric and metric.endswith(")") else metric.split()[-1]
+    return "µs" if u == "us" else u
 
 
 def medians(ctx):

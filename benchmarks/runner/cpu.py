@@ -38,15 +38,15 @@ def run_cpu(ctx):
 def _heads():
     """The cpu headline: the rows of docs/performance/cpu.csv, picked by benchmark, PE count, size and column."""
     h = common.Head
-    s, m = ("oshmem", "OpenSHMEM"), ("mpi", "MPI RMA")
+    s, m = ("oshmem", osu.PEER_NAME["oshmem"]), ("mpi", osu.PEER_NAME["mpi"])
     rows = [("put 8 B + quiet", "put_lat", 8, LAT, [s, m]),
             ("get 8 B", "get_lat", 8, LAT, [s, m]),
-            ("fetch-add", "atomics", "long_fetch_add", LAT, [s]),
+            ("64-bit fetch-add", "atomics", "long_fetch_add", LAT, [s]),
             ("barrier_all", "barrier", 2, LAT, [s]),
-            ("put 8 B to a global", "put_lat_global", 8, LAT, [s]),
+            ("put 8 B + quiet to a global", "put_lat_global", 8, LAT, [s]),
             ("put 1 MiB + quiet", "put_lat", 1048576, LAT, [s, m]),
-            ("put bw 1 MiB", "put_bw", 1048576, BW, [s]),
-            ("put bw 256 KiB", "put_bw", 262144, BW, [s]),
+            ("put bandwidth 1 MiB", "put_bw", 1048576, BW, [s]),
+            ("put bandwidth 256 KiB", "put_bw", 262144, BW, [s]),
             ("broadcast 8 B", "broadcast", 8, LAT, [s]),
             ("broadcast 1 MiB", "broadcast", 1048576, LAT, [s]),
             ("sum-reduce 8 B", "reduce", 8, LAT, [s]),

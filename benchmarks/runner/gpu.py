@@ -84,16 +84,19 @@ def gshmem_jobs(ctx, g):
                      {"GSHMEM_P2P": "0"}, lambda o: [("gpu_bench_proxy", k, m, v) for k, m, v in parse_result(o)]))
     jobs.append(("signal_pingpong", "gshmem", [_gbin(ctx, "gshmem_signal_pingpong")], env,
                  lambda o: [("signal_pingpong", k, m, v) for k, m, v in parse_result(o)]))
-    jobs.append(("coll", "gshmem", [_gbin(ctx, "gshmem_coll_bench")] + coll_args(quick), env, parse_coll))
+    jobs.append(("coll", "gshmem", [_gbin(ctx, "gshmem_coll_bench")] + coll_args(quick, g), env, parse_coll))
     for nx, ny, it in (HALO_SIZES_QUICK if quick else HALO_SIZES):
         jobs.append(("halo_%dx%d" % (nx, ny), "gshmem", [_gbin(ctx, "gshmem_halo")] + halo_args(nx, ny, it),
                      env, parse_halo))
     return jobs
 
 
-def coll_args(quick):
-    mx = "1048576" if quick else "67108864"
-    return ["--max", mx, "--dev-max", mx]
+def coll_args(quick, g):
+    """coll_bench's sizes: to 1 MiB in --quick runs; else the stream collectives to 256 MiB with one PE per GPU
+    (64 MiB where PEs share a GPU), the device ones to 64 MiB."""
+    if quick:
+        return ["--max", "1048576", "--dev-max", "1048576"]
+    return ["--max", str((64 if g.shared else 256) << 20), "--dev-max", str(64 << 20)]
 
 
 def halo_args(nx, ny, iters):

@@ -19,6 +19,7 @@ PROGRAMS = {  # program name -> (library, source, extra nvcc flags)
     "nccl_coll_bench": ("nccl", "benchmarks/gpu/coll_bench.cu", ["-DCOLL_NCCL"]),
 }
 NAMES = {"nvshmem": "NVSHMEM", "nccl": "NCCL"}
+HALO_HEAD = [(1024, 1024, 0), (4096, 4096, 0)]
 
 
 def _wheel(module):
@@ -119,7 +120,7 @@ def pair(ctx, g, gjobs, found):
                 if prog in found:
                     exe, home = found[prog]
                     env = _nv_env(home) if lib == "nvshmem" else {"LD_PREPEND": os.path.join(home, "lib")}
-                    group.append(("coll", lib, [exe] + gpu.coll_args(ctx.quick), env, gpu.parse_coll))
+                    group.append(("coll", lib, [exe] + gpu.coll_args(ctx.quick, g), env, gpu.parse_coll))
         if name.startswith("halo_") and "nvshmem_halo" in found:
             exe, home = found["nvshmem_halo"]
             nx, ny = name[5:].split("x")
@@ -131,25 +132,35 @@ def pair(ctx, g, gjobs, found):
 
 
 def heads(g):
-    """The gpu-<N> headline: gshmem_gpu_bench beside nvshmem_bench (2 GPUs), the stream collectives beside NCCL
-    and NVSHMEM, the halo exchange beside NVSHMEM."""
+    """The gpu-<N> headline. Two GPUs: gshmem_gpu_bench beside nvshmem_bench, the stream collectives beside NCCL,
+    the device collectives beside NVSHMEM. One GPU (PEs sharing it): the halo exchange and the collectives beside
+    NVSHMEM. coll_bench's sizes are 8 B per PE times powers of 8 (at 2 PEs: 16 B, 128 B, 1 KiB ... 32 MiB, 256 MiB)."""
     h = common.Head
     lat, bw = "Latency (us)", "Bandwidth (GB/s)"
     nv, nc = ("nvshmem", "NVSHMEM"), ("nccl", "NCCL")
-    rows = []
+    small, n = 8 * g.np, g.np
+    size = lambda b: "%d B" % b if b < 1024 else "%d KiB" % (b >> 10) if b < 1 << 20 else "%d MiB" % (b >> 20)
+    coll = lambda form, name, b, peer: h("%s %s %s" % (form, name, size(b)) if name != "barrier" else "device barrier",
+                                         "coll_" + ("dev_" if form == "device" else "") + name, n, b, lat, *peer)
     if g.ngpus >= 2:
-        rows += [h(op, "gpu_bench", g.np, k, m, *nv) for op, k, m in (
-            ("put_signal ping-pong 8 B", "device_put_signal_pingpong_8B_one_way", lat),
-            ("block put 256 MiB", "device_block_put_256MiB", bw),
-            ("block put 256 MiB chunked", "device_block_put_256MiB_chunked", bw),
+        rows = [h(op, "gpu_bench", n, k, m, *nv) for op, k, m in (
+            ("device put-with-signal 8 B one way", "device_put_signal_pingpong_8B_one_way", lat),
+            ("device block put 256 MiB", "device_block_put_256MiB", bw),
             ("putmem_on_stream 8 B", "host_putmem_on_stream_8B", lat),
             ("putmem_on_stream 256 MiB", "host_putmem_on_stream_256MiB", bw),
-            ("fetch_add round trip", "device_fetch_add_u64_round_trip", lat))]
-    # coll_bench's sizes: 8 B per PE, then x8 (at 2 PEs 16 B ... 512 KiB ... 32 MiB)
-    small = 8 * g.np
-    for coll in ("all_reduce", "all_gather", "all_to_all"):
-        for key, size in ((small, "%d B" % small), (524288, "512 KiB")):
-            for peer in (nc, nv):
-                rows.append(h("%s %s" % (coll, size), "coll_" + coll, g.np, key, lat, *peer))
-    rows.append(h("halo 1024x1024 iteration", "halo", g.np, "1024x1024", "Time per iteration (ms)", *nv))
+            ("device fetch-add at the benchmark word", "device_fetch_add_u64_round_trip", lat))]
+        big = 256 << 20
+        rows += [coll("stream", c, b, nc) for c, b in (("all_reduce", small), ("all_reduce", big),
+                                                       ("reduce_scatter", big), ("all_gather", big),
+                                                       ("broadcast", small), ("broadcast", 32 << 20),
+                                                       ("all_to_all", big))]
+        rows += [coll("device", c, b, nv) for c, b in (("broadcast", small), ("broadcast", 1024),
+                                                       ("all_gather", 128), ("all_reduce", 32 << 20), ("barrier", 0))]
+        return rows
+    rows = [h("halo exchange %d² per iteration" % nx, "halo", n, "%dx%d" % (nx, ny), "Time per iteration (ms)", *nv)
+            for nx, ny, _ in HALO_HEAD]
+    rows += [coll(form, c, b, nv) for form, c, b in (
+        ("stream", "all_reduce", small), ("stream", "all_gather", small), ("stream", "broadcast", small),
+        ("device", "all_gather", small), ("device", "broadcast", small), ("device", "all_to_all", small),
+        ("stream", "all_reduce", 32 << 20), ("device", "all_gather", 32 << 20), ("device", "broadcast", 32 << 20))]
     return rows

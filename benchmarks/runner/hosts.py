@@ -49,10 +49,10 @@ def precheck(ctx):
 
 def _heads():
     h = common.Head
-    s = ("oshmem", "OpenSHMEM")
-    rows = [("put 8 B + quiet", "put_lat", 8, LAT), ("put-with-signal 8 B", "put_signal_lat", 8, LAT),
-            ("put bw 4 MiB", "put_bw", 4194304, BW), ("get 8 B", "get_lat", 8, LAT),
-            ("fetch-add", "atomics", "long_fetch_add", LAT), ("barrier_all", "barrier", 2, LAT),
+    s = ("oshmem", "Open MPI OpenSHMEM")
+    rows = [("put 8 B + quiet", "put_lat", 8, LAT), ("put-with-signal 8 B one way", "put_signal_lat", 8, LAT),
+            ("put bandwidth 4 MiB", "put_bw", 4194304, BW), ("get 8 B", "get_lat", 8, LAT),
+            ("64-bit fetch-add", "atomics", "long_fetch_add", LAT), ("barrier_all", "barrier", 2, LAT),
             ("broadcast 8 B", "broadcast", 8, LAT), ("sum-reduce 8 B", "reduce", 8, LAT),
             ("fcollect 8 B", "fcollect", 8, LAT), ("alltoall 8 B", "alltoall", 8, LAT)]
     return [h(op, b, 2, k, m, s[0], s[1]) for op, b, k, m in rows]

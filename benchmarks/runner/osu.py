@@ -11,7 +11,7 @@ from . import common
 
 SRC = os.path.join(common.REPO, "benchmarks", "osu-like")
 LIBS = ("gshmem", "oshmem", "mpi")
-PEER_NAME = {"oshmem": "OpenSHMEM", "mpi": "MPI RMA"}
+PEER_NAME = {"oshmem": "Open MPI OpenSHMEM", "mpi": "MPI RMA"}
 
 # Open MPI 4.1.4's 32-bit compare-and-swap crashes: that row is left out for the peer only.
 OSHMEM_ATOMIC_SKIP = ["--skip", "int_compare_swap"]
