@@ -6,10 +6,10 @@
 
 namespace {
 
-// shmem_ctx_fence/shmem_ctx_quiet on SHMEM_CTX_INVALID (or on a context destroyed with its team) perform no
-// operation (OpenSHMEM 1.5): a PE outside a team
+// shmem_ctx_fence/shmem_ctx_quiet on SHMEM_CTX_INVALID perform no operation (OpenSHMEM 1.5): a PE outside a team
 // holds SHMEM_CTX_INVALID for that team's context and may still quiet it, as the specification's team-context
-// example does. RMA and AMO calls on SHMEM_CTX_INVALID stay fatal (api_rma.cpp, api_amo.cpp).
+// example does. A context destroyed with its team acts the same. RMA and AMO calls on either stay fatal
+// (api_rma.cpp, api_amo.cpp).
 
 /// The cmp_values array of a _vector form: nullptr would silently select the scalar compare of ops.hpp.
 template <typename T>

@@ -20,16 +20,17 @@ Runtime g_rt;
 
 namespace {
 
-/// At exit (registered by init with on_exit, which passes the exit status): a process leaving without
-/// shmem_finalize says so. Status 0 is an implicit finalize: the bootstrap leaves without collective calls and the
-/// static destructors that follow are local. Any other status ends the job at once with that status, as
-/// shmem_global_exit does: the other PEs are not left waiting for a PE that has given up.
+/// At exit (registered by init with on_exit, which passes the status given to exit or returned from main): a
+/// process leaving without shmem_finalize says so. Exit status 0 is an implicit finalize: the bootstrap leaves
+/// without collective calls and the static destructors that follow are local. Any other exit status ends the job at
+/// once with that status, as shmem_global_exit does: the other PEs are not left waiting for a PE that has given up.
 void leaveWithoutFinalize(int status, void*) {
   if (!g_rt.initialized.load() || g_rt.finalized || !g_rt.bootstrap) return;
-  if (status != 0)
-    endJobWithStatus(status, "exit", "the program exits with status %d without shmem_finalize: ending the job with "
+  const int code = status & 0xff;  // what the process's parent sees
+  if (code != 0)
+    endJobWithStatus(code, "exit", "the program exits with status %d without shmem_finalize: ending the job with "
                      "status %d; call shmem_global_exit to end the job on purpose, or shmem_finalize on every PE",
-                     status, status);
+                     code, code);
   fprintf(stderr, "gshmem: PE %d: exit: warning: the program ends without shmem_finalize; call shmem_finalize on "
           "every PE before returning from main or calling exit()\n", g_rt.my_pe);
   fflush(stderr);
@@ -47,9 +48,9 @@ int runtimeInit(const char* call, int requested, std::unique_ptr<Bootstrap> bs) 
           "the end of the program");
   g_rt.thread_level = requested < 0 || requested > 3 ? 0 : requested;  // the API rejects other levels
   initPhasesRun(call, std::move(bs));
-  // Registered after the init phases, so it runs first at exit (atexit runs in reverse order): before the service
-  // threads that the phases started are stopped (their handler is registered when the first one starts) and before
-  // the runtime's static destructors. While this PE waits for the others to leave, its proxy and staged servers
+  // Registered after the init phases, so it runs first at exit (exit handlers run in reverse order): before the
+  // service threads that the phases started are stopped (their handler is registered when the first one starts) and
+  // before the runtime's static destructors. While this PE waits for the others to leave, its proxy and staged servers
   // still serve the peers that are finishing work aimed at it; its watchdog stops first (leaveWithoutFinalize).
   static bool s_atexit = (on_exit(leaveWithoutFinalize, nullptr), true);
   (void)s_atexit;
