@@ -140,7 +140,9 @@ def _run_checks(ctx, g, np):
         ok = (rc != 0 and "check: FAILED" in out) if must_fail else (rc == 0 and "check: OK" in out)
         ctx.add("checks", "gshmem", np, name, CHECK, 1, 1.0 if ok else 0.0)
         if not ok:
-            ctx.error("%s: the check %s (rc %d), log/%s.txt" % (tag, "did not fail" if must_fail else "failed", rc, tag))
+            said = [l.strip() for l in (out + err).splitlines() if "check" in l or "rror" in l][-2:]
+            ctx.error("%s: the check %s (rc %d), log/%s.txt: %s" % (tag, "did not fail" if must_fail else "failed", rc,
+                                                                   tag, " / ".join(said) or "no check line"))
 
 
 def _gpu_bench_runs(ctx, np):
