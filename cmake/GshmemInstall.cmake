@@ -6,14 +6,28 @@
 #   <prefix>/lib/cmake/gshmem/gshmem{Config,ConfigVersion,Targets}.cmake   for find_package(gshmem)
 #   <prefix>/lib/pkgconfig/gshmem.pc                    for pkg-config
 #   <prefix>/bin/{gshmemcc, gshmemc++, gshmem-info}     compiler wrappers (like oshcc) and the info tool
+#   <prefix>/bin/{oshcc, oshc++, oshCC, oshcxx, oshrun, oshmem_info}   with GSHMEM_INSTALL_OSH_NAMES (default ON)
+#   <prefix>/share/man/man{1,7}, <prefix>/share/doc/gshmem   man pages; LICENSE, README.md and docs/*.md
 # Templates live in tools/packaging/. Everything installed is relocatable: the wrappers, the .pc file and the
 # CMake package find the prefix relative to themselves.
+# Install components (one Debian package each, cmake/GshmemPackaging.cmake): runtime (the library, LICENSE),
+# devel (headers, wrappers, CMake/pkg-config files, man pages of the wrappers, documents), tools (gshmem-info,
+# gshmem-calibrate), apps (the example applications), osh (the osh* names), nvshmem (the NVSHMEM drop-in names,
+# cmake/GshmemNvshmemDropin.cmake).
 include(CMakePackageConfigHelpers)
 
 set(GSHMEM_PACKAGING_DIR ${PROJECT_SOURCE_DIR}/tools/packaging)
 set(GSHMEM_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/gshmem)
 
 # ---- library and headers
+# ABI policy: 0.x releases promise nothing across minor versions, so the soname carries major.minor
+# (libgshmem.so.0.1); from 1.0 it carries the major version only (libgshmem.so.1).
+if(PROJECT_VERSION_MAJOR EQUAL 0)
+  set(GSHMEM_SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
+else()
+  set(GSHMEM_SOVERSION ${PROJECT_VERSION_MAJOR})
+endif()
+set_target_properties(gshmem PROPERTIES SOVERSION ${GSHMEM_SOVERSION})
 install(TARGETS gshmem EXPORT gshmemTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT devel
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT devel
@@ -79,7 +93,22 @@ endfunction()
 _gshmem_mpi_flags(C GSHMEM_WRAPPER_MPI_COMPILE_C GSHMEM_WRAPPER_MPI_LINK_C)
 _gshmem_mpi_flags(CXX GSHMEM_WRAPPER_MPI_COMPILE_CXX GSHMEM_WRAPPER_MPI_LINK_CXX)
 
-# ---- pkg-config file; the prefix is found from the .pc file's own location.
+# ---- pkg-config file; the prefix is found from the .pc file's own location. Only flags nvcc accepts as well as
+# the C compilers: MPI's include directories as plain -I in the mpi_cflags variable (not in Cflags), MPI's
+# libraries as -L/-l; MPI's other link flags (which may be -Wl,... or -pthread) only in Libs.private.
+set(GSHMEM_PC_MPI_CFLAGS "")
+foreach(dir IN LISTS MPI_C_INCLUDE_DIRS)
+  string(APPEND GSHMEM_PC_MPI_CFLAGS " -I${dir}")
+endforeach()
+set(GSHMEM_PC_MPI_LIBS "")
+foreach(lib IN LISTS MPI_C_LIBRARIES)
+  if(lib MATCHES "^(.*)/lib([^/]+)\\.(so|a)(\\.[0-9.]+)?$")
+    string(APPEND GSHMEM_PC_MPI_LIBS " -L${CMAKE_MATCH_1} -l${CMAKE_MATCH_2}")
+  endif()
+endforeach()
+string(STRIP "${GSHMEM_PC_MPI_CFLAGS}" GSHMEM_PC_MPI_CFLAGS)
+string(STRIP "${GSHMEM_PC_MPI_LIBS}" GSHMEM_PC_MPI_LIBS)
+list(JOIN MPI_C_LINK_FLAGS " " GSHMEM_PC_MPI_LINK_FLAGS)
 file(RELATIVE_PATH GSHMEM_PC_TO_PREFIX /p/${CMAKE_INSTALL_LIBDIR}/pkgconfig /p)
 string(REGEX REPLACE "/$" "" GSHMEM_PC_TO_PREFIX "${GSHMEM_PC_TO_PREFIX}")
 configure_file(${GSHMEM_PACKAGING_DIR}/gshmem.pc.in ${PROJECT_BINARY_DIR}/packaging/gshmem.pc @ONLY)
@@ -109,10 +138,43 @@ endforeach()
 
 # ---- tools
 if(TARGET gshmem-calibrate)
-  install(TARGETS gshmem-calibrate RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
+  install(TARGETS gshmem-calibrate RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
+  install(FILES ${PROJECT_SOURCE_DIR}/man/gshmem-calibrate.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT tools)
 endif()
 if(TARGET gshmem-info)
-  install(TARGETS gshmem-info RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
+  install(TARGETS gshmem-info RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
+  install(FILES ${PROJECT_SOURCE_DIR}/man/gshmem-info.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT tools)
+endif()
+
+# ---- licence, man pages of the wrappers and the overview, documents
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT runtime)
+install(FILES ${PROJECT_SOURCE_DIR}/man/gshmemcc.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT devel)
+install(FILES ${PROJECT_SOURCE_DIR}/man/gshmem.7 DESTINATION ${CMAKE_INSTALL_MANDIR}/man7 COMPONENT devel)
+file(CREATE_LINK gshmemcc.1 ${PROJECT_BINARY_DIR}/packaging/gshmemc++.1 SYMBOLIC)
+install(FILES ${PROJECT_BINARY_DIR}/packaging/gshmemc++.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT devel)
+file(GLOB _gshmem_docs ${PROJECT_SOURCE_DIR}/docs/*.md)
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${_gshmem_docs} DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT devel)
+
+# ---- the OpenSHMEM reference names (oshcc, oshc++, oshCC, oshcxx, oshrun, oshmem_info), as links to gshmem's
+# wrappers and gshmem-info, and oshrun, which runs the MPI launcher gshmem was built with. Open MPI installs the same
+# names (its own OpenSHMEM): turn this off to install gshmem next to it in one prefix.
+option(GSHMEM_INSTALL_OSH_NAMES "Install oshcc, oshc++, oshCC, oshcxx, oshrun and oshmem_info" ON)
+if(GSHMEM_INSTALL_OSH_NAMES)
+  set(_gshmem_osh_dir ${PROJECT_BINARY_DIR}/packaging/osh)
+  file(MAKE_DIRECTORY ${_gshmem_osh_dir})
+  foreach(pair oshcc:gshmemcc oshc++:gshmemc++ oshCC:gshmemc++ oshcxx:gshmemc++ oshmem_info:gshmem-info)
+    string(REPLACE ":" ";" pair "${pair}")
+    list(GET pair 0 _name)
+    list(GET pair 1 _target)
+    file(CREATE_LINK ${_target} ${_gshmem_osh_dir}/${_name} SYMBOLIC)
+    install(FILES ${_gshmem_osh_dir}/${_name} DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT osh)
+  endforeach()
+  set(GSHMEM_OSHRUN_LAUNCHER ${MPIEXEC_EXECUTABLE})
+  if(NOT GSHMEM_OSHRUN_LAUNCHER)
+    set(GSHMEM_OSHRUN_LAUNCHER mpirun)
+  endif()
+  configure_file(${GSHMEM_PACKAGING_DIR}/oshrun.in ${PROJECT_BINARY_DIR}/packaging/oshrun @ONLY)
+  install(PROGRAMS ${PROJECT_BINARY_DIR}/packaging/oshrun DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT osh)
 endif()
 
 # ---- example applications (apps/): the programs under <prefix>/libexec/gshmem/apps/{hsg,stencil,bfs}, and
@@ -132,3 +194,6 @@ if(TARGET gshmem_app_hsg)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/apps/ DESTINATION ${CMAKE_INSTALL_DATADIR}/gshmem/apps COMPONENT apps
           FILES_MATCHING PATTERN "*.cpp" PATTERN "*.hpp" PATTERN "*.cu" PATTERN "*.cuh" PATTERN "CMakeLists.txt" PATTERN "README.md")
 endif()
+
+include(GshmemNvshmemDropin)
+include(GshmemPackaging)

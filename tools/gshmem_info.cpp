@@ -1,4 +1,4 @@
-// gshmem-info: print the version, the compiled-in features and every GSHMEM_* variable.
+// gshmem-info: print the version, the build, this machine and every GSHMEM_* variable.
 // The variables come from the one declarative table (src/base/params.def) through paramTable(), so this tool
 // never lists a variable the library does not read, nor misses one.
 #include <cstdio>
@@ -8,13 +8,8 @@
 
 #include "base/config.hpp"
 #include "gshmem/version.h"
-
-#ifndef GSHMEM_INFO_BUILD_TYPE
-#define GSHMEM_INFO_BUILD_TYPE "unknown"
-#endif
-#ifndef GSHMEM_INFO_COMPILER
-#define GSHMEM_INFO_COMPILER "unknown"
-#endif
+#include "gshmem_info_build.h"
+#include "info/info.hpp"
 
 namespace {
 
@@ -22,10 +17,14 @@ const char* yesNo(int v) { return v ? "yes" : "no"; }
 
 void printUsage(FILE* out) {
   std::fprintf(out,
-               "Usage: gshmem-info [option]\n"
-               "Print the gshmem version, build features and configuration variables.\n"
+               "Usage: gshmem-info [option...]\n"
+               "Print the gshmem version, build features, this machine and the configuration variables.\n"
                "  (none)       version, features and every GSHMEM_* variable with its current value\n"
-               "  -c           configuration variables only\n"
+               "  -a           everything: build, machine and configuration variables\n"
+               "  -b           build: version, prefix, git revision, compiler, MPI/UCX/hwloc/CUDA versions,\n"
+               "               transports and memory kinds\n"
+               "  -e, -c       configuration (environment) variables only\n"
+               "  -m           machine: GPUs, PCIe topology, network interfaces and RDMA devices\n"
                "  -v           version only\n"
                "  --markdown   the configuration table as Markdown (docs/CONFIGURATION.md)\n"
                "  -h, --help   this help\n");
@@ -119,19 +118,22 @@ void printMarkdown() {
                              : "the same value; a size may also be a decimal number (`1.5G`)");
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc > 2) {
-    printUsage(stderr);
-    return 2;
+/// Run one option. @return the exit status so far (0 ok, 1 invalid setting), or -1 for an unknown option.
+int runOption(const char* opt) {
+  if (!std::strcmp(opt, "-c") || !std::strcmp(opt, "-e")) return printConfig();
+  if (!std::strcmp(opt, "-b")) {
+    gshmem_info::printBuild();
+    return 0;
   }
-  const char* opt = argc == 2 ? argv[1] : "";
-  if (!std::strcmp(opt, "")) {
-    printFeatures();
+  if (!std::strcmp(opt, "-m")) {
+    gshmem_info::printMachine();
+    return 0;
+  }
+  if (!std::strcmp(opt, "-a")) {
+    gshmem_info::printBuild();
+    gshmem_info::printMachine();
     return printConfig();
   }
-  if (!std::strcmp(opt, "-c")) return printConfig();
   if (!std::strcmp(opt, "-v") || !std::strcmp(opt, "--version")) {
     printVersion();
     return 0;
@@ -144,7 +146,29 @@ int main(int argc, char** argv) {
     printUsage(stdout);
     return 0;
   }
-  std::fprintf(stderr, "gshmem-info: unknown option '%s'\n", opt);
-  printUsage(stderr);
-  return 2;
+  return -1;
+}
+
+}  // namespace
+
+// Options run in the order given; the exit status is 2 on a usage error, else 1 when a setting is invalid.
+int main(int argc, char** argv) {
+  if (argc == 1) {
+    printFeatures();
+    return printConfig();
+  }
+  static const char* const kOptions[] = {"-a", "-b", "-c",        "-e",     "-m",    "-v",
+                                         "--version", "--markdown", "-h", "--help"};
+  for (int i = 1; i < argc; ++i) {
+    bool known = false;
+    for (const char* o : kOptions) known = known || !std::strcmp(argv[i], o);
+    if (!known) {
+      std::fprintf(stderr, "gshmem-info: unknown option '%s'\n", argv[i]);
+      printUsage(stderr);
+      return 2;
+    }
+  }
+  int rc = 0;
+  for (int i = 1; i < argc; ++i) rc = runOption(argv[i]) != 0 ? 1 : rc;
+  return rc;
 }

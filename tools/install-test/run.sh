@@ -6,7 +6,11 @@
 # 3. hello.c built with the installed gshmemcc, run on 2 PEs; a program built with -fsanitize=address,undefined
 # 4. a CMake project using find_package(gshmem), run on 2 PEs; the same from a project that enables only C++
 # 5. the installed example apps run; one is built from the installed app sources with find_package(gshmem)
-# 6. hello.c built with pkg-config --cflags --libs gshmem
+# 6. hello.c built with pkg-config --cflags --libs gshmem, by cc and by nvcc (when present)
+# 7. a CMake project linking MPI::MPI_C before gshmem::gshmem still compiles against gshmem's headers
+# 8. the osh* names (when installed), the man pages and the documents
+# 9. NVSHMEM drop-in (CUDA builds): an NVSHMEM-style CMake project (find_package(NVSHMEM), -rdc=true) and Makefile
+#    (NVSHMEM_HOME, -lnvshmem_host -lnvshmem_device) build against the prefix; their host-only programs run
 set -euo pipefail
 
 build_dir=$1
@@ -49,15 +53,27 @@ libdir=$(dirname "$(find "$prefix" -name 'libgshmem.so' | head -n 1)")
 [[ -e "$libdir/cmake/gshmem/gshmemConfig.cmake" ]] || fail "gshmemConfig.cmake was not installed"
 [[ -e "$libdir/pkgconfig/gshmem.pc" ]] || fail "gshmem.pc was not installed"
 
+real_prefix=$(realpath "$prefix")
 step "gshmem-info from the prefix"
 "$prefix/bin/gshmem-info" -v
 # Capture first: with pipefail, "cmd | grep -q" fails when grep exits at the first match and cmd, still
 # writing, dies of SIGPIPE (gshmem-info -c writes more than one pipe buffer).
 info=$("$prefix/bin/gshmem-info" -c) || fail "gshmem-info -c exited with an error"
 grep -q '^GSHMEM_SYMMETRIC_SIZE=' <<<"$info" || fail "gshmem-info -c lacks GSHMEM_SYMMETRIC_SIZE"
+info=$("$prefix/bin/gshmem-info" -a) || fail "gshmem-info -a exited with an error"
+for want in '^# gshmem version:' '^# transports: .*shm' '^# memory kinds: .*host' '^# network interfaces:' \
+            '^GSHMEM_SYMMETRIC_SIZE='; do
+  grep -Eq "$want" <<<"$info" || { echo "$info"; fail "gshmem-info -a lacks $want"; }
+done
+grep -q "^# running from: *$real_prefix\$" <<<"$info" || { echo "$info"; fail "gshmem-info -b: wrong running prefix"; }
+sed -n '/^# gshmem version/,/^# memory kinds/p' <<<"$info"
 
 step "wrappers"
 "$prefix/bin/gshmemcc" --showme hello.c -o hello
+show=$("$prefix/bin/gshmemcc" --showme) || fail "gshmemcc --showme (no other argument) exited with an error"
+echo "gshmemcc --showme: $show"
+grep -q -- "-I$real_prefix/include" <<<"$show" && grep -q -- '-lgshmem' <<<"$show" \
+  || fail "gshmemcc --showme lacks the compile or link flags"
 show=$("$prefix/bin/gshmemcc" --showme -c hello.c) || fail "gshmemcc --showme -c exited with an error"
 grep -q -- '-lgshmem' <<<"$show" && fail "gshmemcc -c must not add link flags"
 show=$("$prefix/bin/gshmemc++" --showme:link) || fail "gshmemc++ --showme:link exited with an error"
@@ -71,7 +87,6 @@ step "every OpenSHMEM header name resolves to gshmem's through gshmemcc and gshm
 for f in include/pshmem.h include/pshmemx.h include/mpp/shmem.h include/mpp/shmemx.h include/shmem-compat.h; do
   [[ -e "$prefix/$f" ]] || fail "$f was not installed"
 done
-real_prefix=$(realpath "$prefix")
 other_dirs=$("$prefix/bin/gshmemcc" --showme:compile | tr ' ' '\n' | grep -v '^-' | grep -v "^$real_prefix" || true)
 names="shmem.h shmemx.h pshmem.h pshmemx.h mpp/shmem.h mpp/shmemx.h shmem-compat.h"
 for d in $other_dirs; do
@@ -167,8 +182,69 @@ if command -v pkg-config >/dev/null; then
   # shellcheck disable=SC2086
   cc "$here/hello.c" -o "$work/hello_pc" $flags -Wl,-rpath,"$libdir"
   run2 "$work/hello_pc"
+  # nvcc accepts the same flags (no -idirafter, no -Wl,): the run path comes as -Xlinker -rpath=DIR.
+  if command -v nvcc >/dev/null; then
+    cp "$here/hello.c" "$work/hello_pc.cu"
+    # shellcheck disable=SC2086
+    nvcc "$work/hello_pc.cu" -o "$work/hello_pc_nvcc" $flags || fail "nvcc with pkg-config --cflags --libs gshmem"
+    run2 "$work/hello_pc_nvcc"
+  else
+    echo "nvcc not found; the pkg-config build with nvcc skipped"
+  fi
 else
   echo "pkg-config not found; skipped"
+fi
+
+step "a CMake project linking MPI::MPI_C before gshmem::gshmem"
+"$cmake" -S "$here/mpi-first" -B "$work/mpi-first" -DCMAKE_PREFIX_PATH="$prefix" >"$work/mpi-first.log" \
+  || { cat "$work/mpi-first.log"; fail "configure of the MPI-first project"; }
+"$cmake" --build "$work/mpi-first" >>"$work/mpi-first.log" \
+  || { cat "$work/mpi-first.log"; fail "build of the MPI-first project (Open MPI's shmem.h came first?)"; }
+run2 "$work/mpi-first/mpi_first"
+run2 "$work/mpi-first/mpi_first_cxx"
+
+step "osh* names, man pages, documents"
+if [[ -e "$prefix/bin/oshcc" ]]; then
+  for f in oshc++ oshCC oshcxx oshrun oshmem_info; do [[ -e "$prefix/bin/$f" ]] || fail "bin/$f was not installed"; done
+  show=$("$prefix/bin/oshcc" --showme) || fail "oshcc --showme"
+  grep -q -- "-I$real_prefix/include" <<<"$show" || fail "oshcc is not gshmemcc of this prefix: $show"
+  "$prefix/bin/oshmem_info" -v | grep -q '^gshmem ' || fail "oshmem_info is not gshmem-info"
+  "$prefix/bin/oshcc" "$here/hello.c" -o "$work/hello_osh"
+  out=$("$prefix/bin/oshrun" "${mpi[@]:1}" "$work/hello_osh" 2>&1) || { echo "$out"; fail "oshrun"; }
+  [[ $(grep -c ' OK$' <<<"$out") -eq 2 ]] || { echo "$out"; fail "oshrun: hello did not print OK on both PEs"; }
+  echo "oshcc + oshrun: OK on 2 PEs"
+else
+  echo "osh* names not installed (GSHMEM_INSTALL_OSH_NAMES=OFF)"
+fi
+for f in share/man/man1/gshmemcc.1 share/man/man1/gshmemc++.1 share/man/man1/gshmem-info.1 \
+         share/man/man1/gshmem-calibrate.1 share/man/man7/gshmem.7 share/doc/gshmem/LICENSE \
+         share/doc/gshmem/README.md share/doc/gshmem/CONFIGURATION.md; do
+  [[ -e "$prefix/$f" ]] || fail "$f was not installed"
+done
+if command -v man >/dev/null; then
+  for f in man1/gshmemcc.1 man1/gshmem-info.1 man7/gshmem.7; do
+    page=$(man -l "$prefix/share/man/$f" 2>&1) || { echo "$page"; fail "man -l $f"; }
+    grep -q '^NAME' <<<"$page" || { echo "$page"; fail "man -l $f: no NAME section"; }
+  done
+fi
+
+step "NVSHMEM drop-in: find_package(NVSHMEM) and NVSHMEM_HOME builds against the prefix"
+if [[ -e "$libdir/cmake/NVSHMEM/NVSHMEMConfig.cmake" ]] && command -v nvcc >/dev/null; then
+  for f in include/nvshmem.h include/nvshmemx.h; do [[ -e "$prefix/$f" ]] || fail "$f was not installed"; done
+  [[ -e "$libdir/libnvshmem_host.so" && -e "$libdir/libnvshmem_device.a" ]] || fail "libnvshmem_* were not installed"
+  "$cmake" -S "$here/nvshmem-cmake" -B "$work/nvshmem-cmake" -DNVSHMEM_DIR="$libdir/cmake/NVSHMEM" \
+    >"$work/nvshmem-cmake.log" || { cat "$work/nvshmem-cmake.log"; fail "configure of the NVSHMEM-style project"; }
+  "$cmake" --build "$work/nvshmem-cmake" -j 2 >>"$work/nvshmem-cmake.log" \
+    || { cat "$work/nvshmem-cmake.log"; fail "build of the NVSHMEM-style CMake project"; }
+  run2 "$work/nvshmem-cmake/nv_host_only"
+  mkdir -p "$work/nv-make"
+  cp -r "$here/nvshmem-make" "$here/nvshmem-cmake" "$work/nv-make/"
+  make -s -C "$work/nv-make/nvshmem-make" NVSHMEM_HOME="$prefix" NVSHMEM_LIBDIR="$libdir" \
+    >"$work/nvshmem-make.log" 2>&1 || { cat "$work/nvshmem-make.log"; fail "the NVSHMEM-style Makefile"; }
+  run2 "$work/nv-make/nvshmem-make/host_only"
+  echo "NVSHMEM-style CMake project and Makefile built against the prefix (kernels not run: they need a GPU)"
+else
+  echo "no NVSHMEM drop-in installed (a build without CUDA) or no nvcc; skipped"
 fi
 
 echo "install-test: PASSED"
