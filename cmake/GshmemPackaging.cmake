@@ -6,7 +6,8 @@
 #                         the package depends on the CUDA runtime package (cuda-cudart-<major>-<minor>)
 #   libgshmem-dev         devel: headers, the libgshmem.so link, gshmemcc/gshmemc++, CMake and pkg-config files,
 #                         man pages gshmemcc(1), gshmemc++(1), gshmem(7), README.md and docs/*.md
-#   gshmem-tools          tools: gshmem-info, gshmem-calibrate and their man pages
+#   gshmem-tools          tools: gshmem-info, gshmem-calibrate and their man pages, and the install rules without a
+#                         component (CMake's "Unspecified": the OSU-style benchmarks under libexec/gshmem/osu-like)
 #   gshmem-examples       apps: the example applications and their sources
 #   gshmem-osh-names      osh: oshcc, oshc++, oshCC, oshcxx, oshrun, oshmem_info (GSHMEM_INSTALL_OSH_NAMES)
 #   gshmem-nvshmem-compat nvshmem: nvshmem.h, nvshmemx.h, libnvshmem_host.so, libnvshmem_device.a and the CMake
@@ -51,8 +52,13 @@ set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION_SUMMARY}
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME libgshmem${GSHMEM_SOVERSION})
 set(CPACK_DEBIAN_DEVEL_PACKAGE_NAME libgshmem-dev)
 set(CPACK_DEBIAN_DEVEL_PACKAGE_SECTION libdevel)
-set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME gshmem-tools)
-set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION devel)
+# gshmem-tools is the group of the tools component and the Unspecified one; each other component is a package
+# of its own. A group gets no Depends from component dependencies: they are written out.
+set(CPACK_COMPONENT_TOOLS_GROUP tools_group)
+set(CPACK_COMPONENT_UNSPECIFIED_GROUP tools_group)
+set(CPACK_DEBIAN_TOOLS_GROUP_PACKAGE_NAME gshmem-tools)
+set(CPACK_DEBIAN_TOOLS_GROUP_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_TOOLS_GROUP_PACKAGE_DEPENDS "libgshmem${GSHMEM_SOVERSION} (= ${PROJECT_VERSION})")
 set(CPACK_DEBIAN_APPS_PACKAGE_NAME gshmem-examples)
 set(CPACK_DEBIAN_APPS_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_OSH_PACKAGE_NAME gshmem-osh-names)
@@ -65,8 +71,9 @@ set(CPACK_COMPONENT_APPS_DESCRIPTION "gshmem example applications")
 set(CPACK_COMPONENT_OSH_DESCRIPTION "OpenSHMEM command names (oshcc, oshrun, ...) for gshmem")
 set(CPACK_COMPONENT_DEVEL_DEPENDS runtime)
 set(CPACK_COMPONENT_APPS_DEPENDS runtime)
-set(CPACK_COMPONENT_OSH_DEPENDS devel tools)
-set(CPACK_COMPONENTS_ALL runtime devel tools apps)
+set(CPACK_COMPONENT_OSH_DEPENDS devel)
+set(CPACK_DEBIAN_OSH_PACKAGE_DEPENDS "gshmem-tools (= ${PROJECT_VERSION})")
+set(CPACK_COMPONENTS_ALL runtime devel tools Unspecified apps)
 if(GSHMEM_INSTALL_OSH_NAMES)
   list(APPEND CPACK_COMPONENTS_ALL osh)
 endif()
@@ -101,7 +108,7 @@ if(GSHMEM_HAVE_CUDA AND CUDAToolkit_VERSION_MAJOR)
   # examples (all linked with it) name the package.
   set(_gshmem_cudart "cuda-cudart-${CUDAToolkit_VERSION_MAJOR}-${CUDAToolkit_VERSION_MINOR}")
   set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS ${_gshmem_cudart})
-  set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS ${_gshmem_cudart})
+  string(APPEND CPACK_DEBIAN_TOOLS_GROUP_PACKAGE_DEPENDS ", ${_gshmem_cudart}")
   set(CPACK_DEBIAN_APPS_PACKAGE_DEPENDS ${_gshmem_cudart})
 endif()
 
@@ -114,7 +121,7 @@ if(GSHMEM_INSTALL_OSH_NAMES)
   get_filename_component(_gshmem_launcher "${MPIEXEC_EXECUTABLE}" REALPATH)
   _gshmem_deb_owner("${_gshmem_launcher}" _gshmem_launcher_pkg)
   if(_gshmem_launcher_pkg AND NOT GSHMEM_DEB_OSH_CONFLICTS)
-    set(CPACK_DEBIAN_OSH_PACKAGE_DEPENDS "${_gshmem_launcher_pkg}")
+    string(APPEND CPACK_DEBIAN_OSH_PACKAGE_DEPENDS ", ${_gshmem_launcher_pkg}")
   endif()
   if(GSHMEM_DEB_OSH_CONFLICTS)
     set(CPACK_DEBIAN_OSH_PACKAGE_CONFLICTS "${_gshmem_osh_owner}")
