@@ -7,6 +7,7 @@ set -euo pipefail
 PACKAGES=(
   openmpi-bin libopenmpi-dev libucx-dev ucx-utils libhwloc-dev hwloc rdma-core libibverbs-dev
   googletest libgtest-dev libbenchmark-dev pkg-config cmake g++ make gnuplot-nox iproute2
+  dpkg-dev file binutils man-db
 )
 
 missing=()
