@@ -68,9 +68,15 @@ def _part(ctx, np, spec):
     inner = "%s %s --inner %s" % (shlex.quote(sys.executable), shlex.quote(os.path.abspath(__file__)),
                                   shlex.quote(path + ".spec"))
     common.log("two hosts, %d PEs (%d repetitions)" % (np, ctx.reps))
-    rc, out, err = common.run_cmd([os.path.join(common.REPO, MULTIHOST), "--np", str(np), "--keep-up", inner])
+    # the inner part's progress lines (stderr) go to the terminal as they come
+    try:
+        p = subprocess.run([os.path.join(common.REPO, MULTIHOST), "--np", str(np), "--keep-up", inner],
+                           stdout=subprocess.PIPE, text=True, errors="replace")
+        rc, out, err = p.returncode, p.stdout, ""
+    except OSError as e:
+        rc, out, err = 127, "", str(e)
     with open(os.path.join(ctx.logs, "two-hosts-np%d.txt" % np), "w") as f:
-        f.write(out + "\n--- stderr\n" + err)
+        f.write(out + ("\n--- error\n" + err if err else ""))
     if rc == common.SKIP:
         raise common.Skip((out + err).strip().splitlines()[-1].replace("SKIP: multi-host test not run: ", ""))
     if not os.path.exists(path):
