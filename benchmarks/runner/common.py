@@ -23,6 +23,10 @@ class Skip(Exception):
     """Raised by a suite that cannot run here; its message is the one line printed."""
 
 
+class Usage(Exception):
+    """Raised on options a suite cannot take; its message is the one line printed (exit status 2)."""
+
+
 def log(msg):
     print(msg, file=sys.stderr, flush=True)
 

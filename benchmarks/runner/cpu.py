@@ -61,16 +61,32 @@ def _heads():
 def run_cpu_peers(ctx):
     """Every osu-like comparison at 2 PEs with the peers that have it, then the collectives at 4 PEs beside Open
     MPI's OpenSHMEM; the headline from the 2-PE medians."""
-    gbin = osu.build_gshmem(ctx)
-    peers, pbin = osu.build_peers(ctx, ("oshmem", "mpi"))
+    only = _only(ctx)
+    benches = [b for b in osu.BENCHES if only is None or b.key in only]
+    gbin = osu.build_gshmem(ctx, None if only is None else sorted({b.prog for b in benches}))
+    peers, pbin = osu.build_peers(ctx, ("oshmem", "mpi"), only)
     bindirs = {"gshmem": gbin, "oshmem": pbin, "mpi": pbin}
     plan = []
-    for b in osu.BENCHES:
+    for b in benches:
         libs = ["gshmem"] + [p for p in osu.LIBS[1:] if p in b.peers and p in peers]
         plan.append((b, 2, libs, []))
     for k in osu.COLLECTIVES:
-        b = osu.BY_KEY[k]
-        plan.append((b, 4, ["gshmem"] + (["oshmem"] if "oshmem" in peers else []), []))
+        if only is None:
+            b = osu.BY_KEY[k]
+            plan.append((b, 4, ["gshmem"] + (["oshmem"] if "oshmem" in peers else []), []))
     osu.run_alternating(ctx, plan, bindirs)
-    common.write_headline(ctx, "cpu", _heads(), "CPU, one node: gshmem vs Open MPI OpenSHMEM and MPI RMA (2 PEs)")
+    if only is None:
+        common.write_headline(ctx, "cpu", _heads(), "CPU, one node: gshmem vs Open MPI OpenSHMEM and MPI RMA (2 PEs)")
     return common.finish(ctx, list(osu.LIBS))
+
+
+def _only(ctx):
+    """The set of comparison keys --only names (None: all); an unknown key is a usage error."""
+    if ctx.args.only is None:
+        return None
+    keys = {k for k in ctx.args.only.split(",") if k}
+    unknown = sorted(keys - set(osu.BY_KEY))
+    if unknown or not keys:
+        raise common.Usage("--only: unknown keys %s; known: %s" % (", ".join(unknown) or "(none)",
+                                                                  ", ".join(sorted(osu.BY_KEY))))
+    return keys

@@ -75,8 +75,9 @@ def gshmem_bindir(ctx):
     return os.path.join(ctx.build, "benchmarks", "osu-like")
 
 
-def build_gshmem(ctx):
-    common.cmake_targets(ctx, ["osu_benchmarks"])
+def build_gshmem(ctx, progs=None):
+    """Build gshmem's osu-like programs: all of them, or only the named executables."""
+    common.cmake_targets(ctx, ["osu_benchmarks"] if progs is None else list(progs))
     return gshmem_bindir(ctx)
 
 
