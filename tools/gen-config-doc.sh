@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Regenerate docs/CONFIGURATION.md from `gshmem-info --markdown` (the GSHMEM_* table in src/base/params.def).
-#   scripts/gen-config-doc.sh [--check] [path/to/gshmem-info]
+#   tools/gen-config-doc.sh [--check] [path/to/gshmem-info]
 # --check: change nothing; exit 1 with a diff when the committed doc differs from the generated one (a ctest).
 # Without a path, uses gshmem-info from $BUILD_DIR (default build).
 set -euo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/common.sh"
 
 check=0
 if [[ "${1:-}" == "--check" ]]; then check=1; shift; fi
@@ -22,7 +22,7 @@ trap 'rm -f "$generated"' EXIT
 if [[ $check -eq 1 ]]; then
   if ! diff -u "$doc" "$generated"; then
     echo "gen-config-doc: docs/CONFIGURATION.md is out of date with src/base/params.def;" \
-         "run scripts/gen-config-doc.sh and commit the result" >&2
+         "run tools/gen-config-doc.sh and commit the result" >&2
     exit 1
   fi
   echo "gen-config-doc: docs/CONFIGURATION.md is up to date"
