@@ -10,7 +10,9 @@
 # 7. a CMake project linking MPI::MPI_C before gshmem::gshmem still compiles against gshmem's headers
 # 8. the osh* names (when installed), the man pages and the documents
 # 9. NVSHMEM drop-in (CUDA builds): an NVSHMEM-style CMake project (find_package(NVSHMEM), -rdc=true) and Makefile
-#    (NVSHMEM_HOME, -lnvshmem_host -lnvshmem_device) build against the prefix; their host-only programs run
+#    (NVSHMEM_HOME, -lnvshmem_host -lnvshmem_device) build against the prefix; their host-only programs run; a
+#    perftest-style project (helper library, latency program, a cubin for the driver API) builds by its Makefile and,
+#    its program runs on 2 PEs (start-up only without a GPU)
 set -euo pipefail
 
 build_dir=$1
@@ -242,7 +244,13 @@ if [[ -e "$libdir/cmake/NVSHMEM/NVSHMEMConfig.cmake" ]] && command -v nvcc >/dev
   make -s -C "$work/nv-make/nvshmem-make" NVSHMEM_HOME="$prefix" NVSHMEM_LIBDIR="$libdir" \
     >"$work/nvshmem-make.log" 2>&1 || { cat "$work/nvshmem-make.log"; fail "the NVSHMEM-style Makefile"; }
   run2 "$work/nv-make/nvshmem-make/host_only"
-  echo "NVSHMEM-style CMake project and Makefile built against the prefix (kernels not run: they need a GPU)"
+  cp -r "$here/nvshmem-perftest" "$work/nv-make/"
+  make -s -C "$work/nv-make/nvshmem-perftest" NVSHMEM_HOME="$prefix" NVSHMEM_LIBDIR="$libdir" \
+    >"$work/nvshmem-perftest.log" 2>&1 || { cat "$work/nvshmem-perftest.log"; fail "the perftest-style Makefile"; }
+  [[ -s "$work/nv-make/nvshmem-perftest/put_latency_module.cubin" ]] || fail "the perftest-style module was not built"
+  # without a GPU: start-up only ("host-only: ... OK"); with one: a short measurement ending in "check OK"
+  run2 "$work/nv-make/nvshmem-perftest/shmem_put_latency" -e 4096 -n 20 -w 2
+  echo "NVSHMEM-style CMake project, Makefile and perftest-style project built against the prefix (kernels not run)"
 else
   echo "no NVSHMEM drop-in installed (a build without CUDA) or no nvcc; skipped"
 fi

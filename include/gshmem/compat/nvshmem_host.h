@@ -105,6 +105,118 @@ static inline int nvshmemx_buffer_unregister_symmetric(void* addr, size_t length
                                 "free nvshmem_malloc memory with nvshmem_free");
 }
 
+/* ---- error reporting as NVSHMEM's internal headers do it: "file:line: message" on stderr; printf-style
+ * arguments. (Benchmark harnesses written for NVSHMEM use it in their check macros.) */
+#define NVSHMEMI_ERROR_PRINT(...)                              \
+  do {                                                         \
+    fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);            \
+    fprintf(stderr, __VA_ARGS__);                              \
+  } while (0)
+
+/* ---- modules loaded through the CUDA driver API (cuModuleLoad*). gshmem's device state is a __constant__
+ * DeviceHandle in every CUDA translation unit that includes the device API (gshmem/device/impl/free__funcs.cuh);
+ * the runtime fills the copies of the program's own units at nvshmem_init, but not the copy in a module the program
+ * loads itself. nvshmemx_cumodule_init(module), called after nvshmem_init on the GPU of this PE with the module's
+ * context current, writes the handle into that module's copy (cuModuleGetGlobal + cuMemcpyHtoD):
+ *  - a module compiled whole-program (nvcc -cubin / -fatbin / -ptx, no -rdc) names it gshmemi_device_state;
+ *  - a module compiled with -rdc=true gives it one name per translation unit (__nv_static_<unit>_...): every such
+ *    copy whose unit also holds a kernel of the device API is found through the module's kernels' names
+ *    (cuModuleEnumerateFunctions) and written;
+ *  - a module without any copy (it does not use the device API) is left alone.
+ * Returns 0 (NVSHMEMX_SUCCESS) in these cases, NVSHMEMX_ERROR_GPU_NOT_SELECTED before nvshmem_init or without a
+ * device heap, NVSHMEMX_ERROR_INTERNAL after one line when a driver call fails. The handle does not change until
+ * nvshmem_finalize, so one call per module is enough; nvshmemx_cumodule_finalize has nothing to release. */
+#if defined(CUDA_VERSION) && defined(CUDART_VERSION)
+#include <stdlib.h>
+typedef CUresult (*gshmemi_nv_get_global_t)(CUdeviceptr*, size_t*, CUmodule, const char*);
+typedef CUresult (*gshmemi_nv_htod_t)(CUdeviceptr, const void*, size_t);
+static inline void* gshmemi_nv_driver_entry(const char* name) {
+  void* f = NULL;
+  enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+#if CUDART_VERSION >= 12050
+  if (cudaGetDriverEntryPointByVersion(name, &f, 12000, cudaEnableDefault, &q) != cudaSuccess) f = NULL;
+#else
+  if (cudaGetDriverEntryPoint(name, &f, cudaEnableDefault, &q) != cudaSuccess) f = NULL;
+#endif
+  return q == cudaDriverEntryPointSuccess ? f : NULL;
+}
+/* Write the handle into the global `symbol` of `module`; 0 when written or absent, else an NVSHMEMX error. */
+static inline int gshmemi_nv_module_write(CUmodule module, const char* symbol) {
+  gshmemi_nv_get_global_t get_global = (gshmemi_nv_get_global_t)gshmemi_nv_driver_entry("cuModuleGetGlobal");
+  gshmemi_nv_htod_t htod = (gshmemi_nv_htod_t)gshmemi_nv_driver_entry("cuMemcpyHtoD");
+  CUdeviceptr where = 0;
+  size_t bytes = 0;
+  void* handle = NULL;
+  int rc = NVSHMEMX_SUCCESS;
+  if (get_global == NULL || htod == NULL) {
+    fprintf(stderr, "gshmem: PE %d: nvshmemx_cumodule_init: the CUDA driver lacks cuModuleGetGlobal or "
+            "cuMemcpyHtoD\n", shmem_my_pe());
+    return NVSHMEMX_ERROR_INTERNAL;
+  }
+  if (get_global(&where, &bytes, module, symbol) != CUDA_SUCCESS) return NVSHMEMX_SUCCESS; /* absent */
+  handle = malloc(bytes);
+  if (handle == NULL || gshmemx_device_handle_get(handle, bytes) != 0) {
+    fprintf(stderr, "gshmem: PE %d: nvshmemx_cumodule_init: %s is not this gshmem's device handle (%zu bytes) or "
+            "there is no device heap; rebuild the module against these headers\n", shmem_my_pe(), symbol, bytes);
+    rc = NVSHMEMX_ERROR_INTERNAL;
+  } else if (htod(where, handle, bytes) != CUDA_SUCCESS) {
+    fprintf(stderr, "gshmem: PE %d: nvshmemx_cumodule_init: cuMemcpyHtoD to %s failed (is the module's context "
+            "current?)\n", shmem_my_pe(), symbol);
+    rc = NVSHMEMX_ERROR_INTERNAL;
+  }
+  free(handle);
+  return rc;
+}
+/* The copies of a module built with -rdc=true: for each kernel named __nv_static_<unit>_..gshmemi_wait_all_kernel..
+ * (every unit that includes the device API has them), the unit's copy __nv_static_<unit>_gshmemi_device_state. */
+static inline int gshmemi_nv_module_write_rdc(CUmodule module) {
+#if CUDA_VERSION >= 12040
+  typedef CUresult (*count_t)(unsigned int*, CUmodule);
+  typedef CUresult (*enum_t)(CUfunction*, unsigned int, CUmodule);
+  typedef CUresult (*name_t)(const char**, CUfunction);
+  count_t count = (count_t)gshmemi_nv_driver_entry("cuModuleGetFunctionCount");
+  enum_t enumerate = (enum_t)gshmemi_nv_driver_entry("cuModuleEnumerateFunctions");
+  name_t fname = (name_t)gshmemi_nv_driver_entry("cuFuncGetName");
+  unsigned int n = 0, i;
+  CUfunction* fs = NULL;
+  char sym[512];
+  int rc = NVSHMEMX_SUCCESS;
+  if (count == NULL || enumerate == NULL || fname == NULL || count(&n, module) != CUDA_SUCCESS || n == 0) return 0;
+  fs = (CUfunction*)malloc(sizeof(CUfunction) * n);
+  if (fs == NULL || enumerate(fs, n, module) != CUDA_SUCCESS) n = 0;
+  for (i = 0; i < n && rc == NVSHMEMX_SUCCESS; ++i) {
+    const char* name = NULL;
+    const char* cut = NULL;
+    if (fname(&name, fs[i]) != CUDA_SUCCESS || name == NULL || strncmp(name, "__nv_static_", 12) != 0 ||
+        strstr(name, "gshmemi_wait_all_kernel") == NULL || (cut = strstr(name, "_ZN")) == NULL ||
+        (size_t)(cut - name) + sizeof("gshmemi_device_state") > sizeof sym)
+      continue;
+    memcpy(sym, name, (size_t)(cut - name));
+    strcpy(sym + (cut - name), "gshmemi_device_state");
+    rc = gshmemi_nv_module_write(module, sym);
+  }
+  free(fs);
+  return rc;
+#else
+  (void)module;
+  return NVSHMEMX_SUCCESS;
+#endif
+}
+static inline int nvshmemx_cumodule_init(CUmodule module) {
+  if (!gshmemx_query_initialized() || !gshmemx_device_available()) {
+    fprintf(stderr, "gshmem: PE %d: nvshmemx_cumodule_init: no device heap (call nvshmem_init first, on a PE with a "
+            "GPU)\n", gshmemx_query_initialized() ? shmem_my_pe() : -1);
+    return NVSHMEMX_ERROR_GPU_NOT_SELECTED;
+  }
+  const int rc = gshmemi_nv_module_write(module, "gshmemi_device_state");
+  return rc != NVSHMEMX_SUCCESS ? rc : gshmemi_nv_module_write_rdc(module);
+}
+static inline int nvshmemx_cumodule_finalize(CUmodule module) {
+  (void)module;
+  return NVSHMEMX_SUCCESS;
+}
+#endif /* CUDA_VERSION && CUDART_VERSION */
+
 /* ---- teams: an nvshmem_team_t is a gshmem team id (team_ids.h), mapped to the host team of the same id by
  * gshmemx_team_from_id; splits are the OpenSHMEM splits of that host team, and the new team's id is what the device
  * sees too. team_my_pe, team_n_pes and team_translate_pe are host and device routines (device: under nvcc). */
