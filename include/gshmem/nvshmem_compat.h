@@ -6,7 +6,7 @@
  *     gshmem/compat/nvshmem_host.h;
  *   - everything else: gshmem/compat/nvshmem_aliases.h, generated, one alias of the gshmem function of the same
  *     semantics per name (gshmem/device.cuh declares them).
- * Limits (docs/NVSHMEM.md): teams made from a unique id and symmetric user buffers are refused with one line; device
+ * Limits (docs/NVSHMEM.md): symmetric user buffers need a growing heap and every peer mapped (one node); device
  * collectives need every member of the team P2P-mapped. Start under mpirun (nvshmem_init, any communicator), or
  * without a launcher through a unique id (nvshmemx_init_attr in gshmem/compat/nvshmem_host.h). */
 #ifndef GSHMEM_NVSHMEM_COMPAT_H

@@ -1,8 +1,8 @@
 /* The NVSHMEM host routines that have no gshmem function of the same name and signature: setup and query, the
- * symmetric heap, teams, buffer registration and the collective launch. Included by gshmem/nvshmem_compat.h, which
- * defines the constants and types used here. Routines gshmem cannot serve yet print one line
- * ("gshmem: PE n: <name>: not supported yet (...); use ...") and return an error code (NVSHMEMX_ERROR_NOT_SUPPORTED,
- * -1 or NULL as NVSHMEM documents for the routine); docs/NVSHMEM.md lists them. */
+ * symmetric heap, teams, buffer registration, driver-API modules and the collective launch. Included by
+ * gshmem/nvshmem_compat.h, which defines the constants and types used here. A call gshmem cannot serve prints one
+ * line ("gshmem: PE n: <name>: ...", the reason and what to use instead) and returns the error NVSHMEM documents for
+ * the routine (NVSHMEMX_ERROR_NOT_SUPPORTED, -1 or NULL); docs/NVSHMEM.md says when. */
 #ifndef GSHMEM_COMPAT_NVSHMEM_HOST_H
 #define GSHMEM_COMPAT_NVSHMEM_HOST_H
 
@@ -93,16 +93,30 @@ static inline int nvshmemx_buffer_unregister(void* addr) {
   return NVSHMEMX_SUCCESS;
 }
 static inline void nvshmemx_buffer_unregister_all(void) {}
-static inline void* nvshmemx_buffer_register_symmetric(void* addr, size_t length, int flags) {
-  (void)addr, (void)length, (void)flags;
-  gshmemi_nv_unsupported("nvshmemx_buffer_register_symmetric", "mapping a user buffer into the symmetric heap",
-                         "allocate it with nvshmem_malloc");
-  return NULL;
+/* Collective over every PE: each passes a buffer of the same length that it allocated with the CUDA VMM API
+ * (cuMemCreate with CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR among its handle types, cuMemMap, access for its GPU),
+ * `addr` the start of that mapping. Each PE's buffer is mapped at the same offset of its device heap's registration
+ * area, and every peer maps it there too; the pointer returned (not `addr`: the same memory at another address) is
+ * a symmetric address for the device API (RMA, atomics, signals, nvshmem_ptr) and the host API. Needs a growing
+ * heap (GSHMEM_DEVICE_HEAP_MAX above GSHMEM_SYMMETRIC_SIZE_DEVICE) and every peer's heap mapped here (PEs of one
+ * node with GPU peer access); otherwise, and for a buffer not made that way, every PE prints one line naming the
+ * reason and gets NULL. `flags`: NVSHMEM defines none. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+void* gshmemx_buffer_register_symmetric(void* addr, size_t length, int flags);
+int gshmemx_buffer_unregister_symmetric(void* ptr, size_t length);
+#ifdef __cplusplus
 }
-static inline int nvshmemx_buffer_unregister_symmetric(void* addr, size_t length) {
-  (void)addr, (void)length;
-  return gshmemi_nv_unsupported("nvshmemx_buffer_unregister_symmetric", "symmetric user buffers",
-                                "free nvshmem_malloc memory with nvshmem_free");
+#endif
+static inline void* nvshmemx_buffer_register_symmetric(void* addr, size_t length, int flags) {
+  return gshmemx_buffer_register_symmetric(addr, length, flags);
+}
+/* Collective: `ptr` and `length` as register_symmetric returned and took, on every PE; device and stream work on the
+ * buffer must be complete everywhere. The buffer stays the caller's (unmapped from the heap, still allocated).
+ * Returns 0, or nonzero after one line when `ptr` is not a registered buffer on some PE. */
+static inline int nvshmemx_buffer_unregister_symmetric(void* ptr, size_t length) {
+  return gshmemx_buffer_unregister_symmetric(ptr, length);
 }
 
 /* ---- error reporting as NVSHMEM's internal headers do it: "file:line: message" on stderr; printf-style

@@ -56,6 +56,20 @@ bool backendGrows();
 /// Collective, with the same @p end on every PE: map the user part up to at least @p end (rounded up to the growth
 /// step) on every PE and in every peer that maps this heap. On failure *err holds the reason and the fix.
 Status backendGrow(std::size_t end, std::string* err);
+/// The registration area of a growing (VMM) heap: its offset in the heap's range (after the sync area; 0 and
+/// *bytes 0 for a fixed heap or none) and the granularity a registered buffer's offset is aligned to. Every PE's
+/// area is at the same offset, and each peer's mapping of the heap covers it, so the device translation
+/// (peer_base + offset) reaches a buffer registered there without any change.
+std::size_t backendRegisterArea(std::size_t* bytes, std::size_t* granularity);
+/// The size of the device allocation starting at @p addr (InvalidArgument: not the start of one).
+Status backendMappingSize(const void* addr, std::size_t* bytes);
+/// Map this process's VMM buffer at @p addr (the start of a cuMemMap mapping, @p length at most its size) at offset
+/// @p off of the heap's range; *bytes: the mapping's size, all of it mapped (vmm::Range::adopt).
+Status backendAdopt(const void* addr, std::size_t length, std::size_t off, std::size_t* bytes);
+/// Collective, every PE having adopted a buffer of @p bytes at @p off: map each mapped peer's into this process.
+Status backendShare(std::size_t off, std::size_t bytes, std::string* err);
+/// Unmap the buffer at @p off here and the peers' buffers at @p off (every PE does it; nothing accesses them).
+void backendDrop(std::size_t off);
 /// The handle kernels use; nullptr when there is no device heap.
 const DeviceHandle* backendHandle();
 int backendDeviceId();
@@ -65,6 +79,14 @@ int backendPesOnGpu();
 /// carries only copy-engine puts and gets, which the device waits for).
 bool backendAllPeersMapped();
 
+/// Collective (nvshmemx_buffer_register_symmetric, device_register.cpp): map every PE's VMM buffer at the same
+/// offset of the heap's registration area; returns its address there (what RMA takes), or nullptr after one line.
+void* registerSymmetric(const char* call, void* addr, std::size_t length);
+/// Collective: undo registerSymmetric for the address it returned; nonzero after one line when not registered.
+int unregisterSymmetric(const char* call, void* ptr, std::size_t length);
+/// Whether [addr, addr + len) lies in one registered buffer; *off: addr's offset from the heap's base. The cold
+/// path of the host translation (an address outside the heap) asks it; heap addresses never do.
+bool registeredOffset(const void* addr, std::size_t len, std::size_t* off);
 /// Collective allocation from the device heap (heap.cpp's rules: same calls on every PE, barrier after).
 void* alloc(const char* call, std::size_t size, std::size_t align, bool zero);
 void free(const char* call, void* ptr);

@@ -117,7 +117,8 @@ void syncStates(const DeviceHandle& h, int dev) {
 
 char* resolveCold(const char* call, const char* what, const void* addr, std::size_t len, int pe, RemoteAddr* ra) {
   std::size_t o = reinterpret_cast<uintptr_t>(addr) - reinterpret_cast<uintptr_t>(device::g_region.base);
-  if (device::g_region.base == nullptr || o >= device::g_region.size || len > device::g_region.size - o)
+  if ((device::g_region.base == nullptr || o >= device::g_region.size || len > device::g_region.size - o) &&
+      !device::registeredOffset(addr, len, &o))
     errorNotSymmetric(call, what, addr, len);
   *ra = RemoteAddr{pe, kRegionDevice, o};
   return nullptr;

@@ -11,6 +11,7 @@
 #include <cuda_runtime.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -39,6 +40,8 @@ struct State {
   vmm::Range range;                 // a growing heap: the reserved range (user part, then the sync area)
   bool vmm = false;
   std::size_t mapped = 0, step = 0;  // a growing heap: user bytes mapped so far; bytes added at least per growth
+  std::size_t gran = 0;              // a growing heap: the VMM granularity
+  std::size_t reg_off = 0, reg_bytes = 0;  // a growing heap: the registration area of the range (after the sync area)
   std::vector<char*> peer;  // device address of each PE's heap mapped here (protocols::devicePeerBase)
   char** d_peer = nullptr;
   DeviceTeam* d_teams = nullptr;  // kDeviceTeams entries: DeviceHandle::teams
@@ -176,7 +179,12 @@ Status vmmHeapCreate(std::size_t sync_bytes, bool* ok, std::string* err) {
     g.user = up(p.DEVICE_HEAP_MAX);
     g.mapped = up(p.SYMMETRIC_SIZE_DEVICE);
     g.step = up(p.DEVICE_HEAP_STEP);
-    mine = !isError(g.range.reserve(g.user + up(sync_bytes))) && !isError(g.range.create(g.dev, 0, g.mapped)) &&
+    g.gran = gran;
+    g.reg_off = g.user + up(sync_bytes);  // buffers of nvshmemx_buffer_register_symmetric: as much as the user part
+    // ... and within the offsets the proxy ring carries (kProxyOffsetBits)
+    const std::size_t reach = std::size_t(1) << kProxyOffsetBits;
+    g.reg_bytes = g.reg_off >= reach ? 0 : std::min(g.user, (reach - g.reg_off) / gran * gran);
+    mine = !isError(g.range.reserve(g.reg_off + g.reg_bytes)) && !isError(g.range.create(g.dev, 0, g.mapped)) &&
            !isError(g.range.create(g.dev, g.user, up(sync_bytes)));
   }
   std::vector<int> all(g_rt.n_pes);
@@ -389,6 +397,7 @@ void backendFinalize() {
   g.vmm = false;
   g.all_mapped = false;
   g.mapped = 0;
+  g.reg_off = g.reg_bytes = 0;
   lanesFree();
   g.base = nullptr;
   g.d_peer = nullptr;
@@ -508,6 +517,30 @@ Status backendGrow(std::size_t end, std::string* err) {
   GSHMEM_CHECK(protocols::deviceHeapGrow(g.mapped, bytes, err));
   g.mapped = target;
   return Status::Ok;
+}
+
+std::size_t backendRegisterArea(std::size_t* bytes, std::size_t* granularity) {
+  *bytes = g.vmm ? g.reg_bytes : 0;
+  *granularity = g.gran;
+  return g.vmm ? g.reg_off : 0;
+}
+
+Status backendMappingSize(const void* addr, std::size_t* bytes) { return vmm::mappingSize(addr, bytes); }
+
+Status backendAdopt(const void* addr, std::size_t length, std::size_t off, std::size_t* bytes) {
+  if (!g.vmm) return Status::Unsupported;
+  return g.range.adopt(addr, length, g.dev, off, bytes);
+}
+
+Status backendShare(std::size_t off, std::size_t bytes, std::string* err) {
+  return protocols::deviceHeapGrow(off, bytes, err);
+}
+
+void backendDrop(std::size_t off) {
+  if (!g.vmm) return;
+  cudaDeviceSynchronize();  // this GPU's copies through the mappings are over
+  protocols::deviceHeapDrop(off);
+  g.range.drop(off);
 }
 
 const DeviceHandle* backendHandle() { return g.have_handle ? &g.handle : nullptr; }

@@ -23,6 +23,14 @@ const DeviceHandle* backendHandle() { return nullptr; }
 int backendDeviceId() { return -1; }
 int backendPesOnGpu() { return 1; }
 bool backendAllPeersMapped() { return false; }
+std::size_t backendRegisterArea(std::size_t* bytes, std::size_t* granularity) {
+  *bytes = *granularity = 0;
+  return 0;
+}
+Status backendMappingSize(const void*, std::size_t*) { return Status::Unsupported; }
+Status backendAdopt(const void*, std::size_t, std::size_t, std::size_t*) { return Status::Unsupported; }
+Status backendShare(std::size_t, std::size_t, std::string*) { return Status::Unsupported; }
+void backendDrop(std::size_t) {}
 
 }  // namespace gshmem::device
 

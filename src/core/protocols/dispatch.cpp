@@ -119,6 +119,10 @@ Status deviceHeapGrow(std::size_t offset, std::size_t bytes, std::string* err) {
   return g.ipc->grow(*g_rt.bootstrap, offset, bytes, err);
 }
 
+void deviceHeapDrop(std::size_t offset) {
+  if (g.ready) g.ipc->dropPeerChunks(offset);
+}
+
 void deviceFinalize() {
   if (!g.ready) return;
   Bootstrap& bs = *g_rt.bootstrap;

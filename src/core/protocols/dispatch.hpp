@@ -41,6 +41,8 @@ struct DeviceHeapDesc {
 Status deviceInit(const DeviceHeapDesc& heap, std::string* err);
 /// Collective, VMM heaps: every PE has mapped a new chunk [offset, offset + bytes) of its range; map the peers'.
 Status deviceHeapGrow(std::size_t offset, std::size_t bytes, std::string* err);
+/// VMM heaps: every PE is unmapping its chunk at @p offset; unmap the peers' chunks there (no access in flight).
+void deviceHeapDrop(std::size_t offset);
 /// Collective: stop the server, close mappings (every PE closes before any frees its heap: a barrier inside).
 void deviceFinalize();
 

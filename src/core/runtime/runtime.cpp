@@ -91,8 +91,8 @@ void* ptrOf(const void* addr, int pe) {
   if (!g_rt.peers || static_cast<unsigned>(pe) >= static_cast<unsigned>(g_rt.n_pes)) return nullptr;
   std::size_t off;
   int r = regionOf(addr, 1, &off);
-  if (r < 0 && device::owns(addr))  // the peer's device heap as mapped by CUDA IPC (a device address)
-    return device::backendPeerPtr(pe, static_cast<const char*>(addr) - device::g_region.base);
+  if (r < 0 && (device::owns(addr) || device::registeredOffset(addr, 1, &off)))  // the peer's device heap as
+    return device::backendPeerPtr(pe, static_cast<const char*>(addr) - device::g_region.base);  // mapped here
   if (r < 0 || !g_rt.peers[pe].base[r]) return nullptr;
   return g_rt.peers[pe].base[r] + off;
 }

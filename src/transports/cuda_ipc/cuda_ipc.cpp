@@ -180,6 +180,11 @@ Status CudaIpcTransport::grow(Bootstrap& bs, std::size_t offset, std::size_t byt
   return Status::Ok;
 }
 
+void CudaIpcTransport::dropPeerChunks(std::size_t offset) {
+  for (int pe : vmm_peers_)
+    if (static_cast<std::size_t>(pe) < vmm_ranges_.size()) vmm_ranges_[pe].drop(offset);
+}
+
 void CudaIpcTransport::disconnect() {
   for (std::size_t pe = 0; pe < peer_.size(); ++pe)
     if (opened_[pe]) cudaIpcCloseMemHandle(peer_[pe]);

@@ -41,6 +41,8 @@ class CudaIpcTransport final : public Transport {
   /// Collective, VMM heaps only: every PE has just mapped a new chunk at [offset, offset + bytes) of its range (the
   /// same on every PE); map each mapped peer's into this process. On failure *err says which peer and why.
   Status grow(Bootstrap& bs, std::size_t offset, std::size_t bytes, std::string* err);
+  /// VMM heaps: unmap each mapped peer's chunk at @p offset (the peers are dropping theirs; no access is in flight).
+  void dropPeerChunks(std::size_t offset);
 
   /// Copy-engine put/get through the mapping on the transport's own stream; putNbi completes at quiet().
   Status putNbi(const RemoteAddr& dst, const void* src, std::size_t n) override;

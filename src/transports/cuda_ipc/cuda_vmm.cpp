@@ -32,6 +32,8 @@ struct Driver {
   decltype(&::cuMemExportToShareableHandle) exportHandle = nullptr;
   decltype(&::cuMemImportFromShareableHandle) importHandle = nullptr;
   decltype(&::cuGetErrorString) errorString = nullptr;
+  decltype(&::cuMemRetainAllocationHandle) retain = nullptr;  ///< adopt() only (not part of `ok`)
+  decltype(&::cuMemGetAddressRange) addressRange = nullptr;   ///< adopt() only
   bool ok = false;
 };
 
@@ -47,6 +49,8 @@ const Driver& driver() {
            driverEntry("cuMemExportToShareableHandle", &x.exportHandle) &&
            driverEntry("cuMemImportFromShareableHandle", &x.importHandle) &&
            driverEntry("cuGetErrorString", &x.errorString);
+    if (!driverEntry("cuMemRetainAllocationHandle", &x.retain) || !driverEntry("cuMemGetAddressRange", &x.addressRange))
+      x.retain = nullptr;
     return x;
   }();
   return d;
@@ -159,6 +163,35 @@ Status Range::import(int fd, int dev, std::size_t offset, std::size_t bytes) {
                 driver().importHandle(&h, reinterpret_cast<void*>(static_cast<uintptr_t>(fd)),
                                       CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR));
   return mapChunk(h, dev, offset, bytes);
+}
+
+Status mappingSize(const void* addr, std::size_t* bytes) {
+  const Driver& d = driver();
+  if (!d.ok || d.retain == nullptr) return Status::Unsupported;
+  CUdeviceptr base = 0;
+  std::size_t size = 0;
+  if (d.addressRange(&base, &size, reinterpret_cast<CUdeviceptr>(addr)) != CUDA_SUCCESS ||
+      base != reinterpret_cast<CUdeviceptr>(addr))
+    return Status::InvalidArgument;
+  CUmemGenericAllocationHandle h = 0;  // only a VMM allocation has a handle to retain (not cudaMalloc memory)
+  if (d.retain(&h, const_cast<void*>(addr)) != CUDA_SUCCESS) return Status::InvalidArgument;
+  d.release(h);
+  *bytes = size;
+  return Status::Ok;
+}
+
+Status Range::adopt(const void* addr, std::size_t length, int dev, std::size_t offset, std::size_t* bytes) {
+  const Driver& d = driver();
+  if (!d.ok || d.retain == nullptr) return Status::Unsupported;
+  CUdeviceptr base = 0;
+  std::size_t size = 0;
+  GSHMEM_CU_TRY("cuMemGetAddressRange", d.addressRange(&base, &size, reinterpret_cast<CUdeviceptr>(addr)));
+  if (base != reinterpret_cast<CUdeviceptr>(addr) || length > size || length == 0) return Status::InvalidArgument;
+  CUmemGenericAllocationHandle h = 0;
+  GSHMEM_CU_TRY("cuMemRetainAllocationHandle", d.retain(&h, const_cast<void*>(addr)));
+  GSHMEM_CHECK(mapChunk(h, dev, offset, size));  // releases the retained handle on failure
+  *bytes = size;
+  return Status::Ok;
 }
 
 Status Range::exportFd(std::size_t offset, int* fd) const {

@@ -19,6 +19,10 @@ namespace gshmem::vmm {
 /// points). Sets *granularity to the chunk granularity (bytes) when it can.
 bool supported(int dev, std::size_t* granularity);
 
+/// The size of the CUDA VMM allocation (cuMemCreate + cuMemMap) that starts at @p addr; InvalidArgument when @p addr
+/// is not the start of one (cudaMalloc memory included), Unsupported without the driver entry points.
+Status mappingSize(const void* addr, std::size_t* bytes);
+
 /// One mapped chunk of a range: [offset, offset + bytes) of the range, backed by a physical allocation.
 struct Chunk {
   std::size_t offset = 0, bytes = 0;
@@ -44,6 +48,12 @@ class Range {
   /// Map the chunk a peer exported as @p fd (its bytes) at @p offset, accessible to GPU @p dev. The descriptor
   /// stays the caller's.
   Status import(int fd, int dev, std::size_t offset, std::size_t bytes);
+  /// Map, at @p offset, the physical allocation the caller mapped at @p addr with cuMemMap (a buffer of this process
+  /// made with cuMemCreate): @p addr must be the start of that mapping and @p length at most its size. The whole
+  /// mapping is mapped (its size in *bytes), accessible to GPU @p dev; the allocation stays alive until drop(offset)
+  /// even if the caller releases it. InvalidArgument when @p addr is not the start of a mapping or @p length is
+  /// larger; Unsupported without the driver entry points.
+  Status adopt(const void* addr, std::size_t length, int dev, std::size_t offset, std::size_t* bytes);
   /// A new descriptor (close-on-exec) of the chunk mapped at @p offset, for a peer's import(); the caller closes it.
   Status exportFd(std::size_t offset, int* fd) const;
   /// Unmap the chunk mapped at @p offset (its memory is freed once no process maps it).
