@@ -245,7 +245,7 @@ if [[ -e "$libdir/cmake/NVSHMEM/NVSHMEMConfig.cmake" ]] && command -v nvcc >/dev
     >"$work/nvshmem-make.log" 2>&1 || { cat "$work/nvshmem-make.log"; fail "the NVSHMEM-style Makefile"; }
   run2 "$work/nv-make/nvshmem-make/host_only"
   cp -r "$here/nvshmem-perftest" "$work/nv-make/"
-  make -s -C "$work/nv-make/nvshmem-perftest" NVSHMEM_HOME="$prefix" NVSHMEM_LIBDIR="$libdir" \
+  make -s -C "$work/nv-make/nvshmem-perftest" NVSHMEM_HOME="$prefix" NVSHMEM_LIBDIR="$libdir" all module \
     >"$work/nvshmem-perftest.log" 2>&1 || { cat "$work/nvshmem-perftest.log"; fail "the perftest-style Makefile"; }
   [[ -s "$work/nv-make/nvshmem-perftest/put_latency_module.cubin" ]] || fail "the perftest-style module was not built"
   # without a GPU: start-up only ("host-only: ... OK"); with one: a short measurement ending in "check OK"
