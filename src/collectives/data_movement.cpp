@@ -77,9 +77,11 @@ void collectMailbox(const Group& g, void* dest, const void* source, std::size_t 
       uint64_t c;
       std::memcpy(&c, m, sizeof c);
       n = static_cast<std::size_t>(c);
-      if (n) checkSymmetric(g, "dest", dest, off + n);
-      if (n <= cap) std::memcpy(at(dest, off), m + sizeof c, n);
-      else if (pull) copyBytes(at(dest, off), peerPtr(g.call, "source", source, n, pe), n);
+      if (n) {  // an empty block touches neither dest nor the peer's source (either may be NULL)
+        checkSymmetric(g, "dest", dest, off + n);
+        if (n <= cap) std::memcpy(at(dest, off), m + sizeof c, n);
+        else if (pull) copyBytes(at(dest, off), peerPtr(g.call, "source", source, n, pe), n);
+      }
       mailbox::release(g.call, pe);
     } else {
       my_off = off;
