@@ -5,7 +5,8 @@
 # 1. cpack -G DEB: the packages exist, with the names, dependencies and diversion scripts the packaging promises
 # 2. dpkg-deb -x of every package into WORK_DIR/root; no file is in two packages
 # 3. hello.c built with the unpacked gshmemcc (C) and gshmemc++ (C++), run on 2 PEs; the binaries are stripped
-# 4. man -l on an unpacked man page; gshmem-info runs
+# 4. a CMake project linking MPI::MPI_C before gshmem::gshmem, pkg-config with cc, oshcc + oshrun, all from the root
+# 5. man -l on an unpacked man page; gshmem-info runs
 # Exits 77 (skipped) when a tool the Debian generator needs is missing (dpkg-deb, dpkg-shlibdeps, file, objcopy).
 set -euo pipefail
 
@@ -85,6 +86,28 @@ run2 "$work/hello_c"
 "$usr/bin/gshmemc++" -x c++ "$here/hello.c" -o "$work/hello_cxx" || fail "gshmemc++ from the packages"
 run2 "$work/hello_cxx"
 GSHMEMCC_PREFIX="$usr" "$usr/bin/gshmemcc" --showme:link | grep -q -- "-L$usr/lib" || fail "GSHMEMCC_PREFIX"
+
+step "a CMake project (MPI::MPI_C linked first), pkg-config and the osh* names, from the packages"
+cmake_bin=$(dirname "$cpack")/cmake
+[[ -x "$cmake_bin" ]] || cmake_bin=cmake
+"$cmake_bin" -S "$here/mpi-first" -B "$work/mpi-first" -DCMAKE_PREFIX_PATH="$usr" >"$work/mpi-first.log" 2>&1 \
+  || { cat "$work/mpi-first.log"; fail "configure of the MPI-first project against the packages"; }
+"$cmake_bin" --build "$work/mpi-first" >>"$work/mpi-first.log" 2>&1 \
+  || { cat "$work/mpi-first.log"; fail "build of the MPI-first project against the packages"; }
+run2 "$work/mpi-first/mpi_first"
+if command -v pkg-config >/dev/null; then
+  pcdir=$(dirname "$(find "$usr" -name gshmem.pc | head -n 1)")
+  flags=$(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags --libs gshmem) || fail "pkg-config gshmem from the packages"
+  # shellcheck disable=SC2086
+  cc "$here/hello.c" -o "$work/hello_pc" $flags || fail "cc with the packages' pkg-config flags"
+  run2 "$work/hello_pc"
+fi
+if [[ -e "$usr/bin/oshcc" ]]; then
+  "$usr/bin/oshcc" "$here/hello.c" -o "$work/hello_osh" || fail "oshcc from the packages"
+  out=$("$usr/bin/oshrun" "${mpi[@]:1}" "$work/hello_osh" 2>&1) || { echo "$out"; fail "oshrun from the packages"; }
+  [[ $(grep -c ' OK$' <<<"$out") -eq 2 ]] || { echo "$out"; fail "oshrun: hello did not print OK on both PEs"; }
+  echo "oshcc + oshrun from the packages: OK on 2 PEs"
+fi
 
 step "man page and gshmem-info from the packages"
 if command -v man >/dev/null; then
