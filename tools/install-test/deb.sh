@@ -24,18 +24,7 @@ for tool in dpkg-deb dpkg-shlibdeps file objcopy readelf; do
   command -v "$tool" >/dev/null || { echo "deb-test: $tool not found; skipped"; exit 77; }
 done
 
-mpi=("$mpiexec")
-if "$mpiexec" --version 2>&1 | grep -Eq "Open MPI|OpenRTE|open-mpi"; then
-  [[ "$(id -u)" -eq 0 ]] && mpi+=(--allow-run-as-root)
-  mpi+=(--oversubscribe)
-fi
-mpi+=(-np 2)
-run2() {
-  local out
-  out=$("${mpi[@]}" "$@" 2>&1) || { echo "$out"; fail "$* exited with an error"; }
-  echo "$out"
-  [[ $(grep -c ' OK$' <<<"$out") -eq 2 ]] || fail "$* did not print OK on both PEs"
-}
+source "$here/launch.sh"
 
 rm -rf "$work"
 mkdir -p "$work/pkgs" "$work/root"

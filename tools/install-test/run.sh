@@ -26,21 +26,7 @@ prefix="$work/prefix"
 step() { echo "--- install-test: $*"; }
 fail() { echo "install-test: FAILED: $*" >&2; exit 1; }
 
-mpi=("$mpiexec")
-if "$mpiexec" --version 2>&1 | grep -Eq "Open MPI|OpenRTE|open-mpi"; then
-  [[ "$(id -u)" -eq 0 ]] && mpi+=(--allow-run-as-root)
-  mpi+=(--oversubscribe)
-fi
-mpibase=("${mpi[@]}")  # without -np
-mpi+=(-np 2)
-
-# Run a program on 2 PEs; require both PEs to report OK.
-run2() {
-  local out
-  out=$("${mpi[@]}" "$@" 2>&1) || { echo "$out"; fail "$* exited with an error"; }
-  echo "$out"
-  [[ $(grep -c ' OK$' <<<"$out") -eq 2 ]] || fail "$* did not print OK on both PEs"
-}
+source "$here/launch.sh"
 
 rm -rf "$work"
 mkdir -p "$work"
