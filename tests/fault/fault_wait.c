@@ -2,6 +2,10 @@
  *   fault_wait <case> <victim> <seconds>
  * case: where the other PEs wait while PE <victim> misbehaves
  *   barrier     the victim stops itself (SIGSTOP) while the others are in shmem_barrier_all
+ *   preinit     the victim stops itself just before it calls shmem_init while the others are inside it (its rank is
+ *               read from the launcher's environment): nobody can name it, the bootstrap's bound ends the job
+ *   ininit      no fault of its own: run with GSHMEM_TEST_STOP_IN_INIT=<victim>:<phase>, the library stops the
+ *               victim inside shmem_init before that phase; the others must end the job naming it
  *   init        the victim stops as soon as shmem_init returns (its watchdog thread may not have run yet) while the
  *               others are in their first shmem_barrier_all
  *   wait_until  the victim stops while the others are in shmem_long_wait_until on a flag only it would set
@@ -40,15 +44,31 @@ static long src[4], dst[4];
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    fprintf(stderr, "usage: fault_wait barrier|init|putloop|finalize|wait_until|test|broadcast|kill|exit|fatal|link|slow "
+    fprintf(stderr, "usage: fault_wait barrier|preinit|ininit|init|putloop|finalize|wait_until|test|broadcast|kill|exit|fatal|link|slow "
                     "<victim> <seconds>\n");
     return 2;
   }
   const char* mode = argv[1];
   int victim = atoi(argv[2]);
   int seconds = atoi(argv[3]);
+  if (strcmp(mode, "preinit") == 0) {
+    const char* r = getenv("OMPI_COMM_WORLD_RANK");
+    if (!r) r = getenv("PMI_RANK");
+    if (r && atoi(r) == victim) {
+      sleep(1); /* the others are inside shmem_init by now */
+      printf("fault_wait: PE %d: preinit now\n", victim);
+      fflush(stdout);
+      raise(SIGSTOP);
+    }
+  }
   shmem_init();
   int me = shmem_my_pe();
+  if (strcmp(mode, "preinit") == 0 || strcmp(mode, "ininit") == 0) {
+    shmem_barrier_all();
+    printf("fault_wait: PE %d: %s returned\n", me, mode);
+    shmem_finalize();
+    return 0;
+  }
   if (strcmp(mode, "init") == 0) {
     if (me == victim) {
       printf("fault_wait: PE %d: init now\n", me);

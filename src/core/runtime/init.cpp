@@ -3,6 +3,7 @@
 #include "core/runtime/init.hpp"
 
 #include <sched.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -22,6 +23,7 @@
 #include "core/memory/symmetric_data.hpp"
 #include "core/protocols/device_path.hpp"
 #include "core/runtime/runtime.hpp"
+#include "core/sync/liveness.hpp"
 #include "core/team/team_internal.hpp"
 #include "gshmem/c/types.h"
 #include "gshmem/version.h"
@@ -303,16 +305,22 @@ void transportsFini() {
   g_rt.transports.clear();
 }
 
-// ---- liveness: the watchdog of blocking waits reads the heartbeat of every heap mapped on this node, whatever the
-// transport; other PEs are watched over the network.
-Status livenessInit(std::string*) {
-  std::vector<char*> heaps(g_rt.n_pes);
-  for (int pe = 0; pe < g_rt.n_pes; ++pe) heaps[pe] = g_rt.peer_table[pe].base[kRegionHeap];
-  heaps[g_rt.my_pe] = g_rt.base[kRegionHeap];
-  liveness::start(*g_rt.bootstrap, heaps, g_rt.size[kRegionHeap], params().TIMEOUT);
+// ---- liveness: started as soon as GSHMEM_TIMEOUT is known, watching every peer over the network, so that every
+// later wait of init is bounded by the silence of the PE it waits for; once the heaps are mapped the watchdog of
+// blocking waits reads the heartbeat of every heap mapped on this node, whatever the transport.
+Status livenessBegin(std::string*) {
+  liveness::begin(*g_rt.bootstrap, params().TIMEOUT);
   return Status::Ok;
 }
 void livenessFini() { liveness::stop(); }  // before the heaps (which hold the heartbeats) are unmapped
+
+Status livenessAttach(std::string*) {
+  std::vector<char*> heaps(g_rt.n_pes);
+  for (int pe = 0; pe < g_rt.n_pes; ++pe) heaps[pe] = g_rt.peer_table[pe].base[kRegionHeap];
+  heaps[g_rt.my_pe] = g_rt.base[kRegionHeap];
+  liveness::attach(heaps, g_rt.size[kRegionHeap]);
+  return Status::Ok;
+}
 
 // ---- path selection: a decision table per peer path, from GSHMEM_PROFILE, GSHMEM_PATH, GSHMEM_TUNE.
 Status selectorInit(std::string* err) {
@@ -366,6 +374,7 @@ Status infoPrint(std::string*) {
 struct Phase {
   Status (*init)(std::string* err);
   void (*fini)();
+  const char* name;  ///< for the watchdog's report and GSHMEM_TEST_STOP_IN_INIT
 };
 
 
@@ -407,20 +416,40 @@ Status bindPhase(std::string*) {
 Status devicePhase(std::string* err) { return device::backendInit(err); }
 
 const Phase kPhases[] = {
-    {bootstrapInit, bootstrapFini},
-    {paramsInit, nullptr},
-    {waitPolicyInit, nullptr},
-    {regionsInit, regionsFini},
-    {transportsInit, transportsFini},
-    {livenessInit, livenessFini},
-    {selectorInit, selectorFini},
-    {teamsPhase, teamsFinalize},
-    {infoPrint, nullptr},
-    {devicePhase, device::backendFinalize},
-    {bindPhase, nullptr},
+    {bootstrapInit, bootstrapFini, "bootstrap"},
+    {paramsInit, nullptr, "params"},
+    {livenessBegin, livenessFini, "liveness"},
+    {waitPolicyInit, nullptr, "waitpolicy"},
+    {regionsInit, regionsFini, "regions"},
+    {transportsInit, transportsFini, "transports"},
+    {livenessAttach, livenessFini, "attach"},  // stops the heartbeat before the heaps go
+    {selectorInit, selectorFini, "selector"},
+    {teamsPhase, teamsFinalize, "teams"},
+    {infoPrint, nullptr, "info"},
+    {devicePhase, device::backendFinalize, "device"},
+    {bindPhase, nullptr, "bind"},
 };
 constexpr int kNumPhases = static_cast<int>(sizeof kPhases / sizeof kPhases[0]);
 int g_done = 0;  ///< phases completed
+
+/// GSHMEM_TEST_STOP_IN_INIT=<pe>:<phase>: PE pe stops itself (SIGSTOP) before that phase, once parameters are read.
+void testStopInInit(const char* call, const char* phase) {
+  const std::string& want = params().TEST_STOP_IN_INIT;
+  if (want.empty() || want != std::to_string(g_rt.my_pe) + ":" + phase) return;
+  fprintf(stderr, "gshmem: PE %d: %s: GSHMEM_TEST_STOP_IN_INIT: stopping in init now, before phase %s\n", g_rt.my_pe,
+          call, phase);
+  fflush(stderr);
+  raise(SIGSTOP);
+}
+
+/// GSHMEM_TIMEOUT before the parameters are read (the bootstrap comes first): its default when unset or malformed;
+/// the parameter phase reports a malformed value.
+long earlyTimeout() {
+  const char* v = getenv("GSHMEM_TIMEOUT");
+  char* end = nullptr;
+  const long t = v ? strtol(v, &end, 10) : 60;
+  return v && end != v && *end == '\0' && t >= 0 ? t : 60;
+}
 
 }  // namespace
 
@@ -428,10 +457,17 @@ void initPhasesRun(const char* call, std::unique_ptr<Bootstrap> bs) {
   g_call = call;
   if (g_done == 0) g_init.given = std::move(bs);
   if (g_done == 0) device::beforeCudaInit();
+  if (g_done == 0)
+    liveness::initTimerArm(earlyTimeout(), "the bootstrap (the launcher's start of every PE and its first "
+                           "collectives)");
   for (; g_done < kNumPhases; ++g_done) {
     std::string err;
+    if (g_done > 1) testStopInInit(call, kPhases[g_done].name);
+    liveness::initPhase(kPhases[g_done].name);
     if (isError(kPhases[g_done].init(&err))) fatal(call, "%s", err.c_str());
   }
+  liveness::initTimerDisarm();  // GSHMEM_TIMEOUT=0, or a re-init
+  liveness::initEnd();
 }
 
 void initPhasesTeardown() {

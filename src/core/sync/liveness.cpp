@@ -44,38 +44,14 @@ static_assert(sizeof(BeatLine) == kBeatBytes, "the heartbeat line is one cache l
 
 uint64_t nowNs() { return static_cast<uint64_t>(monotonicNs()); }
 
-uint64_t pidNamespace(const char* path) {
-  struct stat st;
-  return stat(path, &st) == 0 ? uint64_t(st.st_ino) : 0;
-}
-
-/// State letter and start time of process `pid` from /proc; false when there is no such process.
-bool procStat(int pid, char* state, uint64_t* start_time) {
-  char path[64], buf[1024];
-  snprintf(path, sizeof path, "/proc/%d/stat", pid);
-  FILE* f = fopen(path, "r");
-  if (!f) return false;
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  fclose(f);
-  buf[n] = '\0';
-  const char* p = strrchr(buf, ')');  // the command name may hold spaces and parentheses
-  if (!p) return false;
-  *state = p[2];
-  const char* q = p + 2;
-  for (int field = 3; field < 22 && q; ++field) {  // fields are numbered from 1; the state is field 3
-    q = strchr(q, ' ');
-    if (q) ++q;
-  }
-  *start_time = q ? strtoull(q, nullptr, 10) : 0;
-  return true;
-}
-
 struct Watchdog {
-  std::vector<BeatLine*> lines;  ///< per PE, nullptr when not mapped here (or this PE)
+  std::vector<BeatLine*> lines;  ///< per PE, nullptr when not mapped here (or this PE); set under mu
   NetBeats net;                  ///< the PEs of other nodes
   std::vector<uint64_t> net_count;  ///< per PE, the largest count heard over the network (the thread's, after start)
   std::vector<bool> net_seen;       ///< per PE, heard over the network at least once
-  BeatLine* mine = nullptr;
+  BeatLine* mine = nullptr;       ///< this PE's heartbeat line once attached (under mu); before, `early`
+  uint64_t early = 0;
+  std::atomic<const char*> phase{nullptr};  ///< the init phase running; nullptr once init is complete
   std::unique_ptr<std::atomic<uint64_t>[]> silent_ns;  ///< per PE, published by the thread
   uint64_t timeout_ns = 0;
   long timeout_s = 0;
@@ -87,6 +63,7 @@ struct Watchdog {
   std::thread thread;
 
   void run();
+  void initCheck();
 };
 
 /// Live between start and stop; never destroyed by a static destructor (a PE may exit without finalize).
@@ -100,7 +77,7 @@ void Watchdog::run() {
   uint64_t prev = nowNs();
   std::unique_lock<std::mutex> lk(mu);
   while (!stopping) {
-    net.send(mine->count.fetch_add(1, std::memory_order_release) + 1);
+    net.send(mine ? mine->count.fetch_add(1, std::memory_order_release) + 1 : ++early);
     net.receive(&net_count, &net_seen);
     const uint64_t now = nowNs();
     const uint64_t step = now - prev < max_step_ns ? now - prev : max_step_ns;
@@ -117,6 +94,7 @@ void Watchdog::run() {
         silent_ns[pe].fetch_add(step, std::memory_order_relaxed);
       }
     }
+    if (phase.load(std::memory_order_acquire)) initCheck();
     cv.wait_for(lk, std::chrono::nanoseconds(period_ns), [this] { return stopping; });
   }
 }
@@ -130,20 +108,46 @@ bool sameProcess(const BeatLine* l, char* st) {
          start == l->start_time;
 }
 
-/// Why PE `pe` is silent, from its heartbeat line (nullptr: another node) and /proc.
-const char* reason(const BeatLine* l) {
+/// True when PE `pe`, known from its card, is a process of this machine and PID namespace, still the same one.
+bool sameProcess(const NetBeats::Proc& p, char* st) {
+  uint64_t start = 0;
+  return p.boot != 0 && p.boot == bootHash() && p.pid_ns != 0 && p.pid_ns == pidNamespace("/proc/self/ns/pid") &&
+         procStat(p.pid, st, &start) && start == p.start_time;
+}
+
+/// Why PE `pe` is silent, from its heartbeat line (nullptr: not mapped here), its card and /proc.
+const char* reason(const Watchdog* d, int pe) {
+  const BeatLine* l = d->lines[pe];
+  char st = 0;
+  if (!l && sameProcess(d->net.proc(pe), &st)) {
+    if (st == 'Z' || st == 'X') return "its process has exited";
+    if (st == 'T' || st == 't') return "its process is stopped, by SIGSTOP or a debugger";
+    return "stopped, hung or dead";
+  }
+  if (!l && d->net.proc(pe).boot != 0 && d->net.proc(pe).boot == bootHash()) return "stopped, hung, dead or exited";
   if (!l) return "on another node: stopped, hung, dead or unreachable";
   const uint32_t state = l->state.load(std::memory_order_acquire);
   if (state == kFinalized) return "it has called shmem_finalize";
   if (state == kExited) return "it is exiting without shmem_finalize";
   if (l->pid_ns == 0 || l->pid_ns != pidNamespace("/proc/self/ns/pid")) return "stopped, hung or dead";
-  char st = 0;
   if (!sameProcess(l, &st) || st == 'Z' || st == 'X') return "its process has exited";
   if (st == 'T' || st == 't') return "its process is stopped, by SIGSTOP or a debugger";
   return "stopped, hung or dead";
 }
 
-[[noreturn]] void reportSilent(const char* call, const std::vector<int>& silent) {
+/// Pids of the silent PEs that are stopped processes of this machine and PID namespace.
+std::vector<int> stoppedPids(const Watchdog* d, const std::vector<int>& silent) {
+  std::vector<int> stopped;
+  for (int pe : silent) {
+    char st = 0;
+    const BeatLine* l = d->lines[pe];
+    const bool same = l ? sameProcess(l, &st) : sameProcess(d->net.proc(pe), &st);
+    if (same && (st == 'T' || st == 't')) stopped.push_back(l ? l->pid : d->net.proc(pe).pid);
+  }
+  return stopped;
+}
+
+[[noreturn]] void reportSilent(const char* call, const std::vector<int>& silent, const char* phase = nullptr) {
   if (g_reported.exchange(true)) {  // one report per process; the first reporter ends the job
     for (;;) pause();
   }
@@ -151,38 +155,64 @@ const char* reason(const BeatLine* l) {
   std::string who;
   for (size_t i = 0; i < silent.size() && i < 8; ++i) {
     char one[160];
-    snprintf(one, sizeof one, "%sPE %d (%s)", i ? ", " : "", silent[i], reason(d->lines[silent[i]]));
+    snprintf(one, sizeof one, "%sPE %d (%s)", i ? ", " : "", silent[i], reason(d, silent[i]));
     who += one;
   }
   if (silent.size() > 8) who += ", ...";
   // A stopped PE of this node is also killed, 300 ms after the report (which the launcher must see first): the
   // launcher's abort resumes and terminates each process in turn, which a loaded node has been seen to take 20 s
   // over, while a killed process ends the job at once.
-  std::vector<int> stopped;
-  for (int pe : silent) {
-    char st = 0;
-    const BeatLine* l = d->lines[pe];
-    if (l && sameProcess(l, &st) && (st == 'T' || st == 't')) stopped.push_back(l->pid);
-  }
+  std::vector<int> stopped = stoppedPids(d, silent);
   if (!stopped.empty())
     std::thread([stopped] {
       usleep(300000);
       for (int pid : stopped) kill(pid, SIGKILL);
     }).detach();
-  fatal(call, "%s %s not made progress for %ld s; ending the job (GSHMEM_TIMEOUT=%ld; 0 turns this check off)",
-        who.c_str(), silent.size() == 1 ? "has" : "have", d->timeout_s, d->timeout_s);
+  const std::string during = phase ? std::string(" during init (") + phase + ")" : std::string();
+  fatal(call, "%s %s not made progress for %ld s%s; ending the job (GSHMEM_TIMEOUT=%ld; 0 turns this check off)",
+        who.c_str(), silent.size() == 1 ? "has" : "have", d->timeout_s, during.c_str(), d->timeout_s);
+}
+
+/// Ends this process 3 s from now: the watchdog thread's report aborts the job through the launcher while the
+/// init thread may hold the launcher's library (an MPI collective); the launcher ends the rest once this exits.
+void exitSoon() {
+  std::thread([] {
+    sleep(3);
+    _exit(1);
+  }).detach();
+}
+
+/// The early bound of init (initTimerArm).
+struct InitTimer {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool armed = false;
+};
+InitTimer g_timer;
+
+/// On the watchdog thread during init: no waitFor polls there, so the thread itself ends the job for a silent PE.
+void Watchdog::initCheck() {
+  const char* ph = phase.load(std::memory_order_acquire);
+  std::vector<int> silent;
+  for (int pe = 0; pe < static_cast<int>(lines.size()); ++pe)
+    if (silent_ns[pe].load(std::memory_order_relaxed) >= timeout_ns) silent.push_back(pe);
+  if (silent.empty() || !ph) return;
+  exitSoon();
+  mu.unlock();  // stop(), from the exit path, takes it
+  reportSilent("shmem_init", silent, ph);
 }
 
 }  // namespace
 
-void start(Bootstrap& bs, const std::vector<char*>& heaps, std::size_t heap_bytes, long timeout_s) {
+void begin(Bootstrap& bs, long timeout_s) {
   if (g_dog.load()) return;
   auto d = std::make_unique<Watchdog>();
-  const int n = static_cast<int>(heaps.size()), me = bs.rank();
+  const int n = bs.size(), me = bs.rank();
   std::vector<bool> remote(n, false);
-  for (int pe = 0; pe < n && timeout_s > 0; ++pe) remote[pe] = heaps[pe] == nullptr && pe != me;
+  for (int pe = 0; pe < n && timeout_s > 0; ++pe) remote[pe] = pe != me;
   // Collective: every PE takes part, whatever its own GSHMEM_TIMEOUT.
   if (isError(d->net.setup(bs, remote))) fatal("shmem_init", "bootstrap allgather failed (wait watchdog)");
+  initTimerDisarm();  // from here on a silent PE is told apart and named
   if (timeout_s <= 0) {
     std::vector<uint64_t> counts;
     std::vector<bool> seen;
@@ -191,34 +221,76 @@ void start(Bootstrap& bs, const std::vector<char*>& heaps, std::size_t heap_byte
   }
   d->lines.assign(n, nullptr);
   d->silent_ns.reset(new std::atomic<uint64_t>[n]);
-  for (int pe = 0; pe < n; ++pe) {
-    d->silent_ns[pe].store(0);
-    if (heaps[pe] && pe != me) d->lines[pe] = reinterpret_cast<BeatLine*>(heaps[pe] + heap_bytes - kBeatBytes);
-  }
-  d->mine = reinterpret_cast<BeatLine*>(heaps[me] + heap_bytes - kBeatBytes);
-  d->mine->pid = static_cast<int32_t>(getpid());
-  d->mine->pid_ns = pidNamespace("/proc/self/ns/pid");
-  char st;
-  if (!procStat(getpid(), &st, &d->mine->start_time)) d->mine->pid_ns = 0;
-  d->mine->state.store(kRunning, std::memory_order_release);
-  // The first beat goes out now, from the init thread: a peer that stops before its watchdog thread first runs is
-  // watched all the same.
-  const uint64_t first = d->mine->count.fetch_add(1, std::memory_order_release) + 1;
-  if (isError(d->net.greet(bs, first, &d->net_count, &d->net_seen)))
-    fatal("shmem_init", "bootstrap barrier failed (wait watchdog)");
+  for (int pe = 0; pe < n; ++pe) d->silent_ns[pe].store(0);
   d->timeout_s = timeout_s;
   d->timeout_ns = uint64_t(timeout_s) * 1000000000ull;
   // 20 beats per timeout, between 50 and 250 ms apart: a stopped PE is found within about a period of the timeout.
   uint64_t period = d->timeout_ns / 20;
   d->period_ns = period < 50000000ull ? 50000000ull : (period > 250000000ull ? 250000000ull : period);
   d->max_step_ns = d->timeout_ns / 4 > 2 * d->period_ns ? d->timeout_ns / 4 : 2 * d->period_ns;
+  d->phase.store("liveness", std::memory_order_release);
+  // The first beat goes out now, from the init thread: a peer that stops before its watchdog thread first runs is
+  // watched all the same.
+  if (isError(d->net.greet(bs, ++d->early, &d->net_count, &d->net_seen)))
+    fatal("shmem_init", "bootstrap barrier failed (wait watchdog)");
   Watchdog* w = d.release();
+  g_dog.store(w, std::memory_order_release);
   w->thread = std::thread([w] {
     pthread_setname_np(pthread_self(), "gshmem-watchdog");
     w->run();
   });
-  g_dog.store(w, std::memory_order_release);
   if (!g_atexit_registered) g_atexit_registered = atexit(stopAtExit) == 0;
+}
+
+void attach(const std::vector<char*>& heaps, std::size_t heap_bytes) {
+  Watchdog* d = g_dog.load(std::memory_order_acquire);
+  if (!d) return;
+  const int me = d->net.rank();
+  BeatLine* mine = reinterpret_cast<BeatLine*>(heaps[me] + heap_bytes - kBeatBytes);
+  mine->pid = static_cast<int32_t>(getpid());
+  mine->pid_ns = pidNamespace("/proc/self/ns/pid");
+  char st;
+  if (!procStat(getpid(), &st, &mine->start_time)) mine->pid_ns = 0;
+  std::lock_guard<std::mutex> lk(d->mu);
+  mine->count.store(d->early, std::memory_order_release);  // the count goes on rising: peers keep the largest
+  mine->state.store(kRunning, std::memory_order_release);
+  d->mine = mine;
+  for (int pe = 0; pe < static_cast<int>(heaps.size()); ++pe) {
+    if (!heaps[pe] || pe == me) continue;
+    d->lines[pe] = reinterpret_cast<BeatLine*>(heaps[pe] + heap_bytes - kBeatBytes);
+    d->net.unwatch(pe);
+    d->silent_ns[pe].store(0, std::memory_order_relaxed);
+  }
+}
+
+void initPhase(const char* name) {
+  if (Watchdog* d = g_dog.load(std::memory_order_acquire)) d->phase.store(name, std::memory_order_release);
+}
+void initEnd() { initPhase(nullptr); }
+
+void initTimerArm(long timeout_s, const char* what) {
+  if (timeout_s <= 0) return;
+  {
+    std::lock_guard<std::mutex> lk(g_timer.mu);
+    if (g_timer.armed) return;
+    g_timer.armed = true;
+  }
+  std::thread([timeout_s, what] {
+    std::unique_lock<std::mutex> lk(g_timer.mu);
+    if (g_timer.cv.wait_for(lk, std::chrono::seconds(timeout_s), [] { return !g_timer.armed; })) return;
+    lk.unlock();
+    exitSoon();
+    fatal("shmem_init", "%s has not completed within %ld s: some PE has not arrived (not started, stopped, hung "
+          "or dead); ending the job (GSHMEM_TIMEOUT=%ld; 0 turns this check off)", what, timeout_s, timeout_s);
+  }).detach();
+}
+
+void initTimerDisarm() {
+  {
+    std::lock_guard<std::mutex> lk(g_timer.mu);
+    g_timer.armed = false;
+  }
+  g_timer.cv.notify_all();
 }
 
 void stop(bool finalized) {
@@ -230,7 +302,7 @@ void stop(bool finalized) {
   }
   d->cv.notify_all();
   if (d->thread.joinable() && d->thread.get_id() != std::this_thread::get_id()) d->thread.join();
-  d->mine->state.store(finalized ? kFinalized : kExited, std::memory_order_release);
+  if (d->mine) d->mine->state.store(finalized ? kFinalized : kExited, std::memory_order_release);
   if (finalized) delete d;  // at exit another thread may still be inside poll(): leave it be
 }
 

@@ -28,11 +28,23 @@ struct WaitWatch {
   uint64_t next_ns = 0;  ///< earliest time of the next peer scan
 };
 
-/// Collective over `bs`. Start the heartbeat and the watchdog thread. `heaps[pe]` is PE pe's heap as mapped here
-/// (nullptr when not mapped: then PE pe is watched over the network, liveness_net.hpp; heaps[me] is this PE's),
-/// each `heap_bytes` long; `timeout_s` <= 0 starts nothing. Call once per init, after every same-node heap is
-/// mapped and before the first waitFor.
-void start(Bootstrap& bs, const std::vector<char*>& heaps, std::size_t heap_bytes, long timeout_s);
+/// Collective over `bs`, as early in init as GSHMEM_TIMEOUT is known. Start the heartbeat and the watchdog
+/// thread, watching every other PE over the network (no heap is mapped yet); `timeout_s` <= 0 starts nothing.
+/// Until initEnd() the watchdog thread itself ends the job when a PE stays silent for the timeout, naming it and
+/// the init phase (initPhase()): a PE stopped inside shmem_init cannot hang the others. Disarms initTimerArm().
+void begin(Bootstrap& bs, long timeout_s);
+/// Not collective. Once every same-node heap is mapped: `heaps[pe]` is PE pe's heap as mapped here (nullptr when
+/// not mapped: PE pe stays watched over the network, liveness_net.hpp; heaps[me] is this PE's), each `heap_bytes`
+/// long. The heartbeat moves into this PE's heap and mapped peers are watched there. Before the first waitFor.
+void attach(const std::vector<char*>& heaps, std::size_t heap_bytes);
+/// The init phase now running, for the watchdog's report (a string literal); initEnd(): init is complete.
+void initPhase(const char* name);
+void initEnd();
+/// Bound the part of init before begin() (the bootstrap: MPI_Init, the first collectives), where no PE can yet be
+/// told apart: unless initTimerDisarm() (or begin) comes within `timeout_s` s (<= 0: never), a thread ends the job
+/// with one line naming `what` and saying that some PE has not arrived.
+void initTimerArm(long timeout_s, const char* what);
+void initTimerDisarm();
 /// Stop and join the watchdog thread (idempotent); tells the peers that still look whether this PE finalized or
 /// is exiting without finalize. Called by finalize before the heaps are unmapped, and (finalized = false) at exit.
 void stop(bool finalized = true);

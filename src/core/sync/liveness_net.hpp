@@ -6,6 +6,10 @@
 // thread first runs. A peer whose greeting does not arrive (a network that drops UDP between the nodes) is not
 // watched this way, with a warning: that costs detection, never a false alarm. Traffic: one 24-byte datagram per
 // remote peer and address per period.
+// Trust: every datagram carries a keyed hash (SipHash-2-4) of (sender, receiver, count) under a 128-bit job secret
+// made of every PE's random share, exchanged through the bootstrap only; the secret never goes on the wire. A
+// datagram whose hash does not match is dropped, so a stranger can neither keep a silent PE alive nor inject one.
+// The sockets are bound to the addresses told to the peers, not to every address of the host.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -33,18 +37,39 @@ class NetBeats {
   void send(uint64_t count);
   /// Drain the arrived datagrams into counts[pe] (and seen[pe] = true).
   void receive(std::vector<uint64_t>* counts, std::vector<bool>* seen);
-  bool active() const { return fd_ >= 0; }
+  /// Stop watching PE pe this way (its heap is now mapped here): no more beats to it, and its datagrams dropped.
+  void unwatch(int pe);
+  bool active() const { return !fds_.empty(); }
+  int rank() const { return me_; }
+  /// The local process identity PE pe published at setup (zeros when it published none).
+  struct Proc {
+    uint64_t boot = 0;        ///< hash of the kernel's boot id: processes of one running machine share it
+    uint64_t pid_ns = 0;      ///< inode of its PID namespace
+    uint64_t start_time = 0;  ///< field 22 of /proc/<pid>/stat
+    int32_t pid = 0;
+  };
+  const Proc& proc(int pe) const { return procs_[pe]; }
+  /// The MAC of a beat from `from` to `to` with `count` under `key` (exposed for the forged-datagram test).
+  static uint64_t mac(const uint64_t key[2], uint32_t from, uint32_t to, uint64_t count);
 
  private:
   struct Peer {
-    uint64_t nonce = 0;        ///< the peer's random tag: a datagram must carry it
     std::vector<uint32_t> ip;  ///< IPv4 addresses (network order), each tried
     uint16_t port = 0;         ///< network order; 0: not watched
   };
-  int fd_ = -1;
+  void openSockets(uint16_t* port, uint32_t* ip, uint16_t* naddr);
+  std::vector<int> fds_;  ///< one socket per advertised address, all on one port
   int me_ = -1;
-  uint64_t nonce_ = 0;
+  uint64_t key_[2] = {0, 0};
   std::vector<Peer> peers_;
+  std::vector<Proc> procs_;
 };
+
+/// Hash of the kernel's boot id (0 when unreadable): equal for every process of one running machine.
+uint64_t bootHash();
+/// Inode of the PID namespace at `path` (/proc/self/ns/pid), 0 when unreadable.
+uint64_t pidNamespace(const char* path);
+/// State letter and start time of process `pid` from /proc; false when there is no such process.
+bool procStat(int pid, char* state, uint64_t* start_time);
 
 }  // namespace gshmem::liveness
