@@ -15,6 +15,8 @@
 #   --link-down-on M    when the output shows the marker M, bring the veth link down (fault test)
 #   --within S          with --link-down-on, or a job expected to fail: the --expect lines must all appear
 #                       within S seconds of the fault (the marker); then everything left is killed
+#   --expect-end        with --link-down-on: the launcher must exit by itself within --within seconds of the fault
+#                       (not be killed by this harness), even with the other host unreachable
 #   --check-dev-shm     after the job, fail if a gshmem shared-memory segment was left in /dev/shm
 #   --quiet-output      print the job's output only on failure
 #   --keep-up CMD       (benchmarks) run CMD inside h0 instead of a program: $MH_MPIRUN_ARGS holds the launcher
@@ -31,6 +33,8 @@ within=0
 expect_fail=0
 marker=""
 check_shm=0
+expect_end=0
+ended_alone=0
 quiet=0
 keep_cmd=""
 envs=()
@@ -46,6 +50,7 @@ while [ $# -gt 0 ]; do
     --link-down-on) marker=$2; shift 2 ;;
     --within) within=$2; shift 2 ;;
     --check-dev-shm) check_shm=1; shift ;;
+    --expect-end) expect_end=1; shift ;;
     --quiet-output) quiet=1; shift ;;
     --keep-up) keep_cmd=$2; shift 2 ;;
     --) shift; break ;;
@@ -227,7 +232,7 @@ while kill -0 "$job" 2> /dev/null; do
     stalled_at_fault=$stalled
     echo "run_multihost: marker seen: link $veth down at +$(echo "$fault_at - $start" | bc) s"
   fi
-  if [ -n "$fault_at" ] && [ ${#expects[@]} -gt 0 ] && matched_all; then
+  if [ "$expect_end" = 0 ] && [ -n "$fault_at" ] && [ ${#expects[@]} -gt 0 ] && matched_all; then
     echo "run_multihost: every expected message arrived $(echo "$(date +%s.%N) - $fault_at" | bc) s after the fault"
     break
   fi
@@ -246,11 +251,16 @@ if kill -0 "$job" 2> /dev/null; then
   rc=$?
   [ "$rc" = 0 ] && rc=137
 else
+  ended_alone=1
   wait "$job"
   rc=$?
 fi
 collect > "$work/out"
 end=$(date +%s.%N)
+if [ -n "$fault_at" ]; then
+  echo "run_multihost: the launcher $([ "$ended_alone" = 1 ] && echo exited || echo was killed)" \
+       "$(echo "$end - $fault_at" | bc) s after the fault"
+fi
 elapsed=$(echo "$end - $start - $stalled" | bc)  # the machine's standstills do not count
 ref=${fault_at:-$start}
 ref_stalled=$(echo "$stalled - $stalled_at_fault" | bc)  # standstills since ref
@@ -272,6 +282,9 @@ if [ "$within" != 0 ]; then
     [ "$(echo "$elapsed > $within + 10 && $took > $within + 10" | bc)" = 1 ] &&
       fail+=("the job took $took s after the fault, more than $within s (+10 s slack)")
   fi
+fi
+if [ "$expect_end" = 1 ] && [ "$ended_alone" = 0 ]; then
+  fail+=("the launcher did not exit by itself within $within s (+5 s) of the fault: the harness killed it")
 fi
 if [ -n "$marker" ] && [ -z "$fault_at" ]; then fail+=("marker '$marker' never appeared"); fi
 if [ "$check_shm" = 1 ]; then

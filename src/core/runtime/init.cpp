@@ -467,7 +467,7 @@ void initPhasesRun(const char* call, std::unique_ptr<Bootstrap> bs) {
     if (isError(kPhases[g_done].init(&err))) fatal(call, "%s", err.c_str());
   }
   liveness::initTimerDisarm();  // GSHMEM_TIMEOUT=0, or a re-init
-  liveness::initEnd();
+  liveness::initPhase("the closing barrier");  // the runtime's last barrier: ends once the runtime is initialized
 }
 
 void initPhasesTeardown() {

@@ -94,6 +94,7 @@ void Watchdog::run() {
         silent_ns[pe].fetch_add(step, std::memory_order_relaxed);
       }
     }
+    if (phase.load(std::memory_order_acquire) && g_rt.initialized.load()) phase.store(nullptr);  // init is over
     if (phase.load(std::memory_order_acquire)) initCheck();
     cv.wait_for(lk, std::chrono::nanoseconds(period_ns), [this] { return stopping; });
   }
@@ -116,8 +117,14 @@ bool sameProcess(const NetBeats::Proc& p, char* st) {
 }
 
 /// Why PE `pe` is silent, from its heartbeat line (nullptr: not mapped here), its card and /proc.
-const char* reason(const Watchdog* d, int pe) {
+/// PE pe's heartbeat line when it is mapped here and its owner has filled it in (attach), else nullptr.
+const BeatLine* filledLine(const Watchdog* d, int pe) {
   const BeatLine* l = d->lines[pe];
+  return l && l->state.load(std::memory_order_acquire) != kNotStarted ? l : nullptr;
+}
+
+const char* reason(const Watchdog* d, int pe) {
+  const BeatLine* l = filledLine(d, pe);
   char st = 0;
   if (!l && sameProcess(d->net.proc(pe), &st)) {
     if (st == 'Z' || st == 'X') return "its process has exited";
@@ -140,7 +147,7 @@ std::vector<int> stoppedPids(const Watchdog* d, const std::vector<int>& silent) 
   std::vector<int> stopped;
   for (int pe : silent) {
     char st = 0;
-    const BeatLine* l = d->lines[pe];
+    const BeatLine* l = filledLine(d, pe);
     const bool same = l ? sameProcess(l, &st) : sameProcess(d->net.proc(pe), &st);
     if (same && (st == 'T' || st == 't')) stopped.push_back(l ? l->pid : d->net.proc(pe).pid);
   }

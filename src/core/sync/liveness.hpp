@@ -37,7 +37,8 @@ void begin(Bootstrap& bs, long timeout_s);
 /// not mapped: PE pe stays watched over the network, liveness_net.hpp; heaps[me] is this PE's), each `heap_bytes`
 /// long. The heartbeat moves into this PE's heap and mapped peers are watched there. Before the first waitFor.
 void attach(const std::vector<char*>& heaps, std::size_t heap_bytes);
-/// The init phase now running, for the watchdog's report (a string literal); initEnd(): init is complete.
+/// The init phase now running, for the watchdog's report (a string literal); initEnd(): init is complete (the
+/// watchdog also ends the init check by itself once the runtime reads as initialized).
 void initPhase(const char* name);
 void initEnd();
 /// Bound the part of init before begin() (the bootstrap: MPI_Init, the first collectives), where no PE can yet be
