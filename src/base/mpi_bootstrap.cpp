@@ -1,10 +1,14 @@
 #include <mpi.h>
 
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 
 #include "base/bootstrap.hpp"
@@ -14,6 +18,51 @@
 namespace gshmem {
 
 namespace {
+
+constexpr unsigned kAbortGraceS = 2;     ///< the longest this process waits inside MPI_Abort
+constexpr unsigned kLauncherGraceS = 5;  ///< the longest the launcher may take to end the job after an abort
+
+/// Whether process `pid` is an MPI launcher or its node daemon (Open MPI, PRRTE, MPICH's Hydra).
+bool isLauncher(pid_t pid) {
+  char path[64], comm[32] = {};
+  snprintf(path, sizeof path, "/proc/%d/comm", static_cast<int>(pid));
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const ssize_t n = read(fd, comm, sizeof comm - 1);
+  close(fd);
+  if (n <= 0) return false;
+  for (const char* l : {"mpirun\n", "mpiexec\n", "orterun\n", "orted\n", "prterun\n", "prted\n",
+                        "hydra_pmi_proxy\n", "mpiexec.hydra\n"})
+    if (strcmp(comm, l) == 0) return true;
+  return false;
+}
+
+/// Forks a small process, detached from this one's output, that ends this PE's launcher (its parent, when that is
+/// an MPI launcher or node daemon) with SIGTERM, then SIGKILL, if it still runs kLauncherGraceS seconds from now:
+/// a launcher whose control channel to another node crosses a cut link waits for that node for many minutes after
+/// an abort. It leaves as soon as the launcher has ended. Only async-signal-safe calls after the fork.
+void launcherReaper() {
+  const pid_t launcher = getppid();
+  if (launcher <= 1 || !isLauncher(launcher)) return;
+  // The raw system call: fork() runs the libraries' atfork handlers, which may wait for locks of threads that
+  // the child does not have.
+  const pid_t child = static_cast<pid_t>(syscall(SYS_fork));
+  if (child != 0) return;
+  setsid();  // out of the PE's process group, which the launcher's abort kills
+  const int null = open("/dev/null", O_RDWR);
+  for (int fd = 0; fd < 3 && null >= 0; ++fd) dup2(null, fd);
+  for (unsigned t = 0; t < kLauncherGraceS * 10; ++t) {
+    if (kill(launcher, 0) != 0) _exit(0);
+    usleep(100000);
+  }
+  if (isLauncher(launcher)) kill(launcher, SIGTERM);
+  for (unsigned t = 0; t < 20; ++t) {
+    if (kill(launcher, 0) != 0) _exit(0);
+    usleep(100000);
+  }
+  if (isLauncher(launcher)) kill(launcher, SIGKILL);
+  _exit(0);
+}
 
 class MpiBootstrap final : public Bootstrap {
  public:
@@ -123,7 +172,15 @@ class MpiBootstrap final : public Bootstrap {
   Status barrier() override { return MPI_Barrier(comm_) == MPI_SUCCESS ? Status::Ok : Status::RemoteError; }
 
   /// MPI_Abort over our communicator: Open MPI and MPICH then end every process of the launch, those outside it too.
+  /// Bounded: where the launcher cannot be reached (a cut link between nodes) MPI_Abort may block, so this process
+  /// leaves after kAbortGraceS whatever happens; and a launcher that still runs kLauncherGraceS later (waiting for a
+  /// node it cannot reach) is told to end (launcherReaper).
   [[noreturn]] void abortJob(int code, const char*) override {
+    launcherReaper();
+    std::thread([code] {
+      sleep(kAbortGraceS);
+      _exit(code);
+    }).detach();
     MPI_Abort(comm_ != MPI_COMM_NULL ? comm_ : MPI_COMM_WORLD, code);
     _Exit(code);
   }
