@@ -33,10 +33,12 @@ Counters& counters() {
 
 uint64_t loadAcquire(const uint64_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 
-/// The sequence word of message k: k in the low kSeqBits, the call summary above (signature.hpp).
+/// The sequence word of message k: k modulo 2^kSeqBits in the low bits, the call summary above (signature.hpp). A
+/// slot holds message k - 2 until message k replaces it, so the receiver waits for equality, which survives the wrap.
 constexpr int kSeqBits = 64 - sig::kSigBits;
 constexpr uint64_t kSeqMask = (uint64_t(1) << kSeqBits) - 1;
-uint64_t seqWord(uint64_t k, uint32_t sig) { return k | (uint64_t(sig) << kSeqBits); }
+uint64_t seqWord(uint64_t k, uint32_t sig) { return (k & kSeqMask) | (uint64_t(sig) << kSeqBits); }
+bool holds(uint64_t word, uint64_t k) { return (word & kSeqMask) == (k & kSeqMask); }
 
 /// Wait until `pe` has released this PE's message `k`.
 void waitAcked(const char* call, int pe, uint64_t k) {
@@ -104,9 +106,9 @@ const char* receive(const char* call, int pe, uint32_t sig) {
   const char* slot = mailboxSlot(pe, static_cast<int>(k & 1));
   const uint64_t* seq = reinterpret_cast<const uint64_t*>(slot);
   uint64_t w = loadAcquire(seq);
-  if (GSHMEM_UNLIKELY((w & kSeqMask) < k)) {
+  if (GSHMEM_UNLIKELY(!holds(w, k))) {
     const wait::Note note(call, wait::kMessage, pe, k);
-    waitFor([&] { return ((w = loadAcquire(seq)) & kSeqMask) >= k; }, call);
+    waitFor([&] { return holds(w = loadAcquire(seq), k); }, call);
   }
   const uint32_t there = static_cast<uint32_t>(w >> kSeqBits);
   if (GSHMEM_UNLIKELY(there != sig) && sig != 0 && there != 0 && g_rt.check > 0) sig::mismatch(call, pe, sig, there);
@@ -115,7 +117,7 @@ const char* receive(const char* call, int pe, uint32_t sig) {
 
 bool arrived(int pe) {
   const uint64_t k = counters().received[pe] + 1;
-  return (loadAcquire(reinterpret_cast<const uint64_t*>(mailboxSlot(pe, static_cast<int>(k & 1)))) & kSeqMask) >= k;
+  return holds(loadAcquire(reinterpret_cast<const uint64_t*>(mailboxSlot(pe, static_cast<int>(k & 1)))), k);
 }
 
 void release(const char* call, int pe) {

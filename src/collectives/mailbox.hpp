@@ -14,7 +14,7 @@
 // (sent/received per peer), so a channel must not be used by two threads at once: usable() is false under
 // SHMEM_THREAD_MULTIPLE and the callers fall back to algorithms that need no per-pair order.
 // Peers reached through the remote transport get the payload and the sequence word in one put-with-signal.
-// The sequence word holds k in its low 40 bits and the sending call's summary (signature.hpp) in the upper 24, so
+// The sequence word holds k modulo 2^40 in its low 40 bits and the sending call's summary (signature.hpp) in the upper 24, so
 // the agreement check rides on the flag the receiver waits for.
 #pragma once
 #include <cstddef>

@@ -16,8 +16,8 @@ struct Parts {
 Parts split(uint32_t s) { return {s >> 21, (s >> 18) & 7, (s >> 16) & 3, (s >> 14) & 3, s & 0x3FFF}; }
 
 const char* familyName(uint32_t f) {
-  static const char* const kNames[] = {"no collective", "a broadcast", "an fcollect", "a collect", "an alltoall",
-                                       "a reduction"};
+  static const char* const kNames[] = {"no collective", "a broadcast", "an fcollect",
+                                       "a collect",     "an alltoall", "a reduction"};
   return f < sizeof kNames / sizeof *kNames ? kNames[f] : "an unknown call";
 }
 const char* opName(uint32_t op) {
@@ -27,7 +27,11 @@ const char* opName(uint32_t op) {
 std::string typeName(const Parts& p) {
   static const char* const kClass[] = {"signed integer", "unsigned integer", "floating-point", "complex"};
   char b[64];
-  snprintf(b, sizeof b, "%s%s elements", p.lg == 3 ? "8+ byte " : p.lg == 2 ? "4-byte " : p.lg == 1 ? "2-byte " : "1-byte ",
+  snprintf(b, sizeof b, "%s%s elements",
+           p.lg == 3   ? "8+ byte "
+           : p.lg == 2 ? "4-byte "
+           : p.lg == 1 ? "2-byte "
+                       : "1-byte ",
            kClass[p.cls]);
   return b;
 }
@@ -45,17 +49,15 @@ void mismatch(const char* call, int pe, uint32_t here, uint32_t there) {
   const Parts h = split(here), t = split(there);
   const char* role = h.family == kBroadcast ? ", the root" : "";
   if (h.family != t.family)
-    fatal(call, "%s here but PE %d sent %s%s; %s", familyName(h.family), pe, familyName(t.family),
-          t.family == kBroadcast ? " (as its root: if this PE made that broadcast, the PEs passed different roots)"
-                                 : "",
-          kFix);
-  if (h.op != t.op)
-    fatal(call, "operator %s here but %s at PE %d; %s", opName(h.op), opName(t.op), pe, kFix);
+    fatal(
+        call, "%s here but PE %d sent %s%s; %s", familyName(h.family), pe, familyName(t.family),
+        t.family == kBroadcast ? " (as its root: if this PE made that broadcast, the PEs passed different roots)" : "",
+        kFix);
+  if (h.op != t.op) fatal(call, "operator %s here but %s at PE %d; %s", opName(h.op), opName(t.op), pe, kFix);
   if (h.cls != t.cls || h.lg != t.lg)
     fatal(call, "%s here but %s at PE %d; %s", typeName(h).c_str(), typeName(t).c_str(), pe, kFix);
   if (h.count != t.count)
-    fatal(call, "nelems %s here but %s at PE %d%s; %s", count(h.count).c_str(), count(t.count).c_str(), pe, role,
-          kFix);
+    fatal(call, "nelems %s here but %s at PE %d%s; %s", count(h.count).c_str(), count(t.count).c_str(), pe, role, kFix);
   fatal(call, "call summary %#x here but %#x at PE %d; %s", here, there, pe, kFix);
 }
 

@@ -37,9 +37,12 @@ inline uint32_t make(Family f, uint64_t count, std::size_t esize, Op op = kNoOp,
 
 template <typename T>
 constexpr Class classOf() {
-  if constexpr (std::is_integral_v<T>) return std::is_signed_v<T> ? kSigned : kUnsigned;
-  else if constexpr (std::is_floating_point_v<T>) return kFloating;
-  else return kComplex;
+  if constexpr (std::is_integral_v<T>)
+    return std::is_signed_v<T> ? kSigned : kUnsigned;
+  else if constexpr (std::is_floating_point_v<T>)
+    return kFloating;
+  else
+    return kComplex;
 }
 
 /// Fatal, one line: the message from world PE `pe` summarized `there` where this PE's call `call` is `here`.

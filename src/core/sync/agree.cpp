@@ -147,12 +147,21 @@ std::string describe(int pe, const Line& l) {
   return b;
 }
 
-/// Stuck hook: the first call writes a line for a wait not noted by the library; the lowest-numbered waiting PE
-/// reports at once, any other after 2 s more (in case the lowest cannot).
+bool sameWait(const Line& a, const Line& b) {
+  return a.kind == b.kind && a.peer == b.peer && a.team == b.team && a.seq == b.seq &&
+         strncmp(a.call, b.call, sizeof a.call) == 0;
+}
+
+/// Stuck hook. Ends the job only on a deadlock: every PE waits, and every PE's wait line stayed the same for a
+/// second of this PE's scans (a PE that computes, or whose waits come and go, may still release the others: a long
+/// computation on one PE while the others wait is not reported). The lowest-numbered PE reports at once, any other
+/// after 2 s more (in case the lowest cannot). A wait the library did not note (a wait on a user variable) is noted
+/// here, by its call.
 void diagnose(const char* call, uint64_t waited_ns) {
   static std::atomic<bool> busy{false};
-  static uint64_t first_ns = 0;
-  if (busy.exchange(true)) return;  // another thread of this PE is reporting
+  static std::vector<Line> prev;
+  static uint64_t stable_since_ns = 0;
+  if (busy.exchange(true)) return;  // another thread of this PE is here
   Line* mine = lineOf();
   if (kindOf(mine).load(std::memory_order_relaxed) == kNone) {
     mine->peer = -1;
@@ -160,28 +169,36 @@ void diagnose(const char* call, uint64_t waited_ns) {
     snprintf(mine->call, sizeof mine->call, "%s", call);
     kindOf(mine).store(kOther, std::memory_order_release);
   }
-  if (first_ns == 0) first_ns = waited_ns;
-  std::vector<Line> lines(g_rt.n_pes);
-  std::vector<bool> known(g_rt.n_pes);
-  int lowest = -1;
-  for (int pe = 0; pe < g_rt.n_pes; ++pe) {
+  const int n = g_rt.n_pes;
+  std::vector<Line> lines(n);
+  std::vector<bool> known(n);
+  bool all_wait = true, same = prev.size() == std::size_t(n);
+  for (int pe = 0; pe < n; ++pe) {
     known[pe] = readLine(call, pe, &lines[pe]);
-    if (known[pe] && lines[pe].kind != kNone && lowest < 0) lowest = pe;
+    if (known[pe] && lines[pe].kind == kNone) all_wait = false;
+    if (same && !sameWait(lines[pe], prev[pe])) same = false;
   }
-  if (lowest != g_rt.my_pe && waited_ns - first_ns < 2000000000ull) {
+  if (!all_wait || !same) {
+    prev = all_wait ? lines : std::vector<Line>();
+    stable_since_ns = waited_ns;
+    busy.store(false);
+    return;
+  }
+  const uint64_t stable_ns = waited_ns - stable_since_ns;
+  if (stable_ns < 1000000000ull || (g_rt.my_pe != 0 && stable_ns < 3000000000ull)) {
     busy.store(false);
     return;
   }
   std::string all;
-  for (int pe = 0; pe < g_rt.n_pes; ++pe) {
+  for (int pe = 0; pe < n; ++pe) {
     all += "gshmem: ";
     all += known[pe] ? describe(pe, lines[pe]) : "PE " + std::to_string(pe) + ": wait line not readable";
     all += "\n";
   }
   fputs(all.c_str(), stderr);
   fflush(stderr);
-  fatal(call, "every PE is alive but this PE has waited %.0f s (GSHMEM_TIMEOUT); where each PE waits is listed "
-              "above: the PEs must make the same collective and synchronization calls, on the same teams, in the "
+  fatal(call, "every PE is alive but this PE has waited %.0f s (GSHMEM_TIMEOUT) and every PE waits (listed "
+              "above): the PEs must make the same collective and synchronization calls, on the same teams, in the "
               "same order",
         double(waited_ns) / 1e9);
 }

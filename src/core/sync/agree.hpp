@@ -70,8 +70,9 @@ void reset(int line);
 // not over at once (the slow path) notes in the wait line of its own control area (runtime.hpp, kWaitLineBytes) the
 // public call, what it waits for (a team sync and its number, a mailbox message and its number, a peer's release)
 // and from which PE; leaving the wait clears it. When a wait has lasted GSHMEM_TIMEOUT while every PE is alive (the
-// liveness watchdog's stuck hook), the lowest-numbered waiting PE reads every PE's wait line (in place when mapped,
-// else with a get) and ends the job with one line per PE: the PEs that made different or missing calls are named.
+// liveness watchdog's stuck hook), the PE reads every PE's wait line (in place when mapped, else with a get); when every
+// PE waits and no line changes for a second (a deadlock, not a long computation on some PE while the others wait),
+// the job ends with one line per PE: the PEs that made different or missing calls are named.
 namespace gshmem::wait {
 
 enum Kind : uint32_t { kNone = 0, kSync = 1, kMessage = 2, kRelease = 3, kOther = 4 };
