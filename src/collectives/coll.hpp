@@ -13,6 +13,7 @@
 #include <string>
 
 #include "core/api.hpp"
+#include "collectives/signature.hpp"
 #include "core/sync/agree.hpp"
 #include "gshmem/c/types.h"
 
@@ -25,14 +26,19 @@ struct Group {
   int me = 0;                   ///< this PE's number in the group
   gshmem_team* team = nullptr;  ///< team-based: synchronized by teamSync
   long* psync = nullptr;        ///< active set: the user's pSync (SHMEM_SYNC_SIZE longs)
+  unsigned esize = 1;           ///< bytes per element of the public call (its nelems = bytes / esize)
+  /// Summary of the call carried by its mailbox messages (signature.hpp); set by the family's entry point (broadcast,
+  /// fcollect, collect, alltoall, reduce) before its first message, 0 before.
+  mutable uint32_t sig = 0;
   int worldPe(int i) const { return start + i * stride; }
 };
 
 /// Validated group of a team-based collective; fatal (naming `call`) for an invalid team or a non-member.
-Group teamGroup(const char* call, gshmem_team* team);
+Group teamGroup(const char* call, gshmem_team* team, unsigned esize = 1);
 /// Validated group of a deprecated active-set collective; fatal when the set is out of range, this PE is not in
 /// it, or pSync is not a symmetric long array.
-Group activeSetGroup(const char* call, int PE_start, int logPE_stride, int PE_size, long* pSync);
+Group activeSetGroup(const char* call, int PE_start, int logPE_stride, int PE_size, long* pSync,
+                     unsigned esize = 1);
 /// quiet, then a barrier over the group. Safe to call back-to-back on the same group/pSync.
 void groupSync(const Group& g);
 /// Fatal (naming `what`) unless [p, p + bytes) is symmetric: the mailbox algorithms only touch dest and source

@@ -28,12 +28,12 @@ void broadcastMailbox(const Group& g, void* dest, const void* source, std::size_
   checkSymmetric(g, "dest", dest, bytes);
   checkSymmetric(g, "source", source, bytes);
   if (g.me == root) {
-    for (int k = 1; k < g.size; ++k) mailbox::send(g.call, g.worldPe((root + k) % g.size), source, bytes);
+    for (int k = 1; k < g.size; ++k) mailbox::send(g.call, g.worldPe((root + k) % g.size), g.sig, source, bytes);
     if (write_root && dest != source) std::memmove(dest, source, bytes);
     return;
   }
   const int from = g.worldPe(root);
-  std::memcpy(dest, mailbox::receive(g.call, from), bytes);
+  std::memcpy(dest, mailbox::receive(g.call, from, g.sig), bytes);
   mailbox::release(g.call, from);
 }
 
@@ -43,12 +43,12 @@ void exchangeMailbox(const Group& g, void* dest, const void* source, std::size_t
   checkSymmetric(g, "dest", dest, bytes * g.size);
   for (int k = 1; k < g.size; ++k) {
     const int j = (g.me + k) % g.size;
-    mailbox::send(g.call, g.worldPe(j), at(source, j * stride), bytes);
+    mailbox::send(g.call, g.worldPe(j), g.sig, at(source, j * stride), bytes);
   }
   std::memmove(at(dest, g.me * bytes), at(source, g.me * stride), bytes);
   for (int k = 1; k < g.size; ++k) {
     const int j = (g.me + g.size - k) % g.size;
-    std::memcpy(at(dest, j * bytes), mailbox::receive(g.call, g.worldPe(j)), bytes);
+    std::memcpy(at(dest, j * bytes), mailbox::receive(g.call, g.worldPe(j), g.sig), bytes);
     mailbox::release(g.call, g.worldPe(j));
   }
 }
@@ -66,14 +66,15 @@ void collectMailbox(const Group& g, void* dest, const void* source, std::size_t 
   // when the others contribute nothing too.
   if (bytes) checkSymmetric(g, "dest", dest, bytes);
   for (int k = 1; k < g.size; ++k)
-    mailbox::send(g.call, g.worldPe((g.me + k) % g.size), &mine, sizeof mine, source, bytes <= cap ? bytes : 0);
+    mailbox::send(g.call, g.worldPe((g.me + k) % g.size), g.sig, &mine, sizeof mine, source,
+                  bytes <= cap ? bytes : 0);
   std::size_t off = 0, my_off = 0;
   bool spill = false;
   for (int j = 0; j < g.size; ++j) {
     std::size_t n = bytes;
     if (j != g.me) {
       const int pe = g.worldPe(j);
-      const char* m = mailbox::receive(g.call, pe);
+      const char* m = mailbox::receive(g.call, pe, g.sig);
       uint64_t c;
       std::memcpy(&c, m, sizeof c);
       n = static_cast<std::size_t>(c);
@@ -106,6 +107,7 @@ void broadcastBytes(const Group& g, void* dest, const void* source, std::size_t 
   checkRoot(g, root);
   checkAgreement(g, bytes, static_cast<uint64_t>(root));
   if (bytes == 0) return;
+  g.sig = sig::make(sig::kBroadcast, bytes / g.esize, g.esize);
   leadNextSync(g, root);
   const Algo algo = chooseMove(g, Family::kBroadcast, bytes);
   if (algo == Algo::kMailbox) return broadcastMailbox(g, dest, source, bytes, root, write_root);
@@ -122,6 +124,7 @@ void broadcastBytes(const Group& g, void* dest, const void* source, std::size_t 
 void fcollectBytes(const Group& g, void* dest, const void* source, std::size_t bytes) {
   checkAgreement(g, bytes);
   if (bytes == 0) return;
+  g.sig = sig::make(sig::kFcollect, bytes / g.esize, g.esize);
   const Algo algo = chooseMove(g, Family::kCollect, bytes);
   if (algo == Algo::kMailbox) return exchangeMailbox(g, dest, source, bytes, 0);
   if (algo == Algo::kPull) return exchangePull(g, dest, source, bytes, 0);
@@ -137,6 +140,7 @@ void fcollectBytes(const Group& g, void* dest, const void* source, std::size_t b
 void collectBytes(const Group& g, void* dest, const void* source, std::size_t bytes) {
   // Counts differ per member, so no member may skip the syncs even with nothing to send.
   checkAgreement(g, agree::kNotApplicable);  // the counts may differ
+  g.sig = sig::make(sig::kCollect, sig::kNotCounted, g.esize);
   // The choice may not depend on this member's count: the mailbox form carries any count (see collectMailbox).
   if (g.size > 1 && chooseAlgo(Family::kCollect, 0) == Algo::kMailbox) return collectMailbox(g, dest, source, bytes);
   std::size_t off = exclusivePrefix(g, bytes);  // contains the first sync
@@ -151,6 +155,7 @@ void collectBytes(const Group& g, void* dest, const void* source, std::size_t by
 void alltoallBytes(const Group& g, void* dest, const void* source, std::size_t bytes) {
   checkAgreement(g, bytes);
   if (bytes == 0) return;
+  g.sig = sig::make(sig::kAlltoall, bytes / g.esize, g.esize);
   const Algo algo = chooseMove(g, Family::kAlltoall, bytes);
   if (algo == Algo::kMailbox) return exchangeMailbox(g, dest, source, bytes, bytes);
   if (algo == Algo::kPull) return exchangePull(g, dest, source, bytes, bytes);

@@ -82,7 +82,7 @@ void psyncBarrier(const Group& g) {
 // the row is zero between calls, as the scratch contract asks.
 }  // namespace
 
-Group teamGroup(const char* call, gshmem_team* team) {
+Group teamGroup(const char* call, gshmem_team* team, unsigned esize) {
   team = teamCheck(call, team);
   if (GSHMEM_UNLIKELY(team->my_index < 0)) fatal(call, "this PE is not a member of the team");
   Group g;
@@ -92,10 +92,11 @@ Group teamGroup(const char* call, gshmem_team* team) {
   g.size = team->size;
   g.me = team->my_index;
   g.team = team;
+  g.esize = esize;
   return g;
 }
 
-Group activeSetGroup(const char* call, int PE_start, int logPE_stride, int PE_size, long* pSync) {
+Group activeSetGroup(const char* call, int PE_start, int logPE_stride, int PE_size, long* pSync, unsigned esize) {
   ops::requireInit(call);
   const int n = g_rt.n_pes;
   if (GSHMEM_UNLIKELY(logPE_stride < 0 || logPE_stride > 30))
@@ -119,6 +120,7 @@ Group activeSetGroup(const char* call, int PE_start, int logPE_stride, int PE_si
   g.size = PE_size;
   g.me = static_cast<int>(rel / stride);
   g.psync = pSync;
+  g.esize = esize;
   return g;
 }
 

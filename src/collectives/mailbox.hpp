@@ -14,8 +14,11 @@
 // (sent/received per peer), so a channel must not be used by two threads at once: usable() is false under
 // SHMEM_THREAD_MULTIPLE and the callers fall back to algorithms that need no per-pair order.
 // Peers reached through the remote transport get the payload and the sequence word in one put-with-signal.
+// The sequence word holds k modulo 2^40 in its low 40 bits and the sending call's summary (signature.hpp) in the upper 24, so
+// the agreement check rides on the flag the receiver waits for.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 
 namespace gshmem::coll::mailbox {
 
@@ -25,13 +28,16 @@ std::size_t capacity();
 bool usable();
 /// Post one message to world PE `pe`: `hn` bytes from `head`, then `bn` bytes from `body` (hn + bn <=
 /// capacity()). Waits only while `pe` has not consumed this PE's message before the previous one.
-void send(const char* call, int pe, const void* head, std::size_t hn, const void* body = nullptr, std::size_t bn = 0);
+/// `sig` summarizes the call (signature.hpp), checked by the receiver.
+void send(const char* call, int pe, uint32_t sig, const void* head, std::size_t hn, const void* body = nullptr,
+          std::size_t bn = 0);
 /// Post one empty message to world PE `pe` after storing `n` bytes from `src` at symmetric `dest` on `pe`: when
 /// receive(pe) returns there, the bytes are in its dest (a mapped peer: a copy, then the release store of the
 /// sequence word; a remote peer: one put-with-signal, the signal landing after the data). Waits as send() does.
-void sendData(const char* call, int pe, void* dest, const void* src, std::size_t n);
-/// Wait for the next message from world PE `pe`; returns its payload, valid until release(pe).
-const char* receive(const char* call, int pe);
+void sendData(const char* call, int pe, uint32_t sig, void* dest, const void* src, std::size_t n);
+/// Wait for the next message from world PE `pe`; returns its payload, valid until release(pe). With GSHMEM_CHECK >= 1
+/// fatal (naming `call`, this PE and `pe`) when the message's summary is not `sig` (0 on either side: not checked).
+const char* receive(const char* call, int pe, uint32_t sig);
 /// True when the next message from world PE `pe` has arrived (receive(pe) would not wait). Does not wait.
 bool arrived(int pe);
 /// Done with the payload receive(pe) returned: the sender may reuse its slot.

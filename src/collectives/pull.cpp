@@ -69,13 +69,13 @@ void broadcastPull(const Group& g, void* dest, const void* source, std::size_t b
   checkSymmetric(g, "dest", dest, bytes);
   checkSymmetric(g, "source", source, bytes);
   if (g.me == root) {
-    for (int k = 1; k < g.size; ++k) mailbox::send(g.call, g.worldPe((root + k) % g.size), nullptr, 0);
+    for (int k = 1; k < g.size; ++k) mailbox::send(g.call, g.worldPe((root + k) % g.size), g.sig, nullptr, 0);
     if (write_root && dest != source) std::memmove(dest, source, bytes);
     for (int k = 1; k < g.size; ++k) mailbox::waitReleased(g.call, g.worldPe((root + k) % g.size));
     return;
   }
   const int from = g.worldPe(root);
-  mailbox::receive(g.call, from);
+  mailbox::receive(g.call, from, g.sig);
   copyBytes(dest, peerPtr(g.call, "source", source, bytes, from), bytes);
   mailbox::release(g.call, from);
 }
@@ -83,11 +83,11 @@ void broadcastPull(const Group& g, void* dest, const void* source, std::size_t b
 void exchangePull(const Group& g, void* dest, const void* source, std::size_t bytes, std::size_t stride) {
   checkSymmetric(g, "dest", dest, bytes * g.size);
   checkSymmetric(g, "source", source, stride ? stride * g.size : bytes);
-  for (int k = 1; k < g.size; ++k) mailbox::send(g.call, g.worldPe((g.me + k) % g.size), nullptr, 0);
+  for (int k = 1; k < g.size; ++k) mailbox::send(g.call, g.worldPe((g.me + k) % g.size), g.sig, nullptr, 0);
   std::memmove(at(dest, g.me * bytes), at(source, g.me * stride), bytes);
   takeEach(g, [&](int j) {
     const int pe = g.worldPe(j);
-    mailbox::receive(g.call, pe);
+    mailbox::receive(g.call, pe, g.sig);
     copyBytes(at(dest, j * bytes), peerPtr(g.call, "source", at(source, g.me * stride), bytes, pe), bytes);
     mailbox::release(g.call, pe);
   });
@@ -128,7 +128,7 @@ void broadcastPush(const Group& g, void* dest, const void* source, std::size_t b
   checkSymmetric(g, "source", source, bytes);
   const std::vector<int>& parent = pushParents(g, root);
   if (g.me != root) {
-    mailbox::receive(g.call, g.worldPe(parent[g.me]));
+    mailbox::receive(g.call, g.worldPe(parent[g.me]), g.sig);
     mailbox::release(g.call, g.worldPe(parent[g.me]));
     source = dest;  // a leader forwards the block it now holds
   }
@@ -138,7 +138,7 @@ void broadcastPush(const Group& g, void* dest, const void* source, std::size_t b
     for (int k = 1; k < g.size; ++k) {
       const int j = (g.me + k) % g.size;
       if (j != root && parent[j] == g.me && sameNode(g, j, g.me) == (pass == 1))
-        mailbox::sendData(g.call, g.worldPe(j), dest, source, bytes);
+        mailbox::sendData(g.call, g.worldPe(j), g.sig, dest, source, bytes);
     }
   if (g.me == root && write_root && dest != source) std::memmove(dest, source, bytes);
 }
@@ -147,13 +147,13 @@ void exchangePush(const Group& g, void* dest, const void* source, std::size_t by
   checkSymmetric(g, "dest", dest, bytes * g.size);
   checkSymmetric(g, "source", source, stride ? stride * g.size : bytes);
   auto put = [&](int j) {
-    mailbox::sendData(g.call, g.worldPe(j), at(dest, g.me * bytes), at(source, j * stride), bytes);
+    mailbox::sendData(g.call, g.worldPe(j), g.sig, at(dest, g.me * bytes), at(source, j * stride), bytes);
   };
   if (g.team) {  // the library answers for dest readiness: wait for each member's "my dest is ready"
-    for (int k = 1; k < g.size; ++k) mailbox::send(g.call, g.worldPe((g.me + k) % g.size), nullptr, 0);
+    for (int k = 1; k < g.size; ++k) mailbox::send(g.call, g.worldPe((g.me + k) % g.size), g.sig, nullptr, 0);
     std::memmove(at(dest, g.me * bytes), at(source, g.me * stride), bytes);
     takeEach(g, [&](int j) {
-      mailbox::receive(g.call, g.worldPe(j));
+      mailbox::receive(g.call, g.worldPe(j), g.sig);
       mailbox::release(g.call, g.worldPe(j));
       put(j);
     });
@@ -162,7 +162,7 @@ void exchangePush(const Group& g, void* dest, const void* source, std::size_t by
     std::memmove(at(dest, g.me * bytes), at(source, g.me * stride), bytes);
   }
   takeEach(g, [&](int j) {
-    mailbox::receive(g.call, g.worldPe(j));
+    mailbox::receive(g.call, g.worldPe(j), g.sig);
     mailbox::release(g.call, g.worldPe(j));
   });
 }

@@ -29,24 +29,31 @@ namespace gshmem::coll {
 
 // ---- operators
 struct OpMax {
+  static constexpr sig::Op kSig = sig::kMax;
   template <typename T> static T apply(T a, T b) { return b > a ? b : a; }
 };
 struct OpMin {
+  static constexpr sig::Op kSig = sig::kMin;
   template <typename T> static T apply(T a, T b) { return b < a ? b : a; }
 };
 struct OpSum {
+  static constexpr sig::Op kSig = sig::kSum;
   template <typename T> static T apply(T a, T b) { return static_cast<T>(a + b); }
 };
 struct OpProd {
+  static constexpr sig::Op kSig = sig::kProd;
   template <typename T> static T apply(T a, T b) { return static_cast<T>(a * b); }
 };
 struct OpAnd {
+  static constexpr sig::Op kSig = sig::kAnd;
   template <typename T> static T apply(T a, T b) { return static_cast<T>(a & b); }
 };
 struct OpOr {
+  static constexpr sig::Op kSig = sig::kOr;
   template <typename T> static T apply(T a, T b) { return static_cast<T>(a | b); }
 };
 struct OpXor {
+  static constexpr sig::Op kSig = sig::kXor;
   template <typename T> static T apply(T a, T b) { return static_cast<T>(a ^ b); }
 };
 
@@ -91,14 +98,14 @@ void reduceMailbox(const Group& g, T* dest, const T* source, std::size_t nelems)
   const std::size_t bytes = nelems * sizeof(T);
   checkSymmetric(g, "dest", dest, bytes);
   checkSymmetric(g, "source", source, bytes);
-  for (int k = 1; k < g.size; ++k) mailbox::send(g.call, g.worldPe((g.me + k) % g.size), source, bytes);
+  for (int k = 1; k < g.size; ++k) mailbox::send(g.call, g.worldPe((g.me + k) % g.size), g.sig, source, bytes);
   // Member order 0..n-1 into `out`. In place, the partial result may not overwrite our source before our own
   // turn comes, so it is built in a temporary (a message is at most 8 KiB: mailboxPayload) and copied at the end.
   alignas(64) unsigned char temp_buf[8192];
   if (GSHMEM_UNLIKELY(bytes > sizeof temp_buf)) fatal(g.call, "a mailbox reduction of %zu bytes", bytes);
   T* out = dest == source ? reinterpret_cast<T*>(temp_buf) : dest;
   for (int j = 0; j < g.size; ++j) {
-    const T* p = j == g.me ? source : reinterpret_cast<const T*>(mailbox::receive(g.call, g.worldPe(j)));
+    const T* p = j == g.me ? source : reinterpret_cast<const T*>(mailbox::receive(g.call, g.worldPe(j), g.sig));
     if (j == 0) std::memcpy(out, p, bytes);
     else combine<T, Op>(out, p, nelems);
     if (j != g.me) mailbox::release(g.call, g.worldPe(j));
@@ -115,6 +122,7 @@ void reduce(const Group& g, T* dest, const T* source, std::size_t nelems) {
   using namespace reduce_detail;
   checkAgreement(g, nelems * sizeof(T));
   if (nelems == 0) return;
+  g.sig = sig::make(sig::kReduce, nelems, sizeof(T), Op::kSig, sig::classOf<T>());
   const std::size_t bytes = nelems * sizeof(T);
   const bool in_place = dest == source;
   const char *d = reinterpret_cast<const char*>(dest), *s = reinterpret_cast<const char*>(source);

@@ -85,7 +85,8 @@ struct ControlArea {
   //              collective scratch, kMaxTeams x n_pes uint64_t (one row per team slot, zeroed with the slot);
   //              collective mailboxes (mailboxOffset: see below);
   //              team boards (teamBoardOffset: below);
-  //              then padding; the heartbeat line is the last liveness::kBeatBytes (core/sync/liveness)
+  //              then padding; the wait line (kWaitLineBytes, core/sync/agree.hpp: where this PE waits), then
+  //              the heartbeat line, the last liveness::kBeatBytes (core/sync/liveness)
 };
 
 // Collective mailboxes, owned by the collectives layer (collectives/mailbox.cpp): for every world PE s, this PE
@@ -119,9 +120,12 @@ constexpr int kTeamBoards = 8;
 constexpr std::size_t kTeamBoardEntry = 32;
 inline std::size_t teamBoardOffset(int n_pes) { return mailboxOffset(n_pes) + mailboxBytes(n_pes); }
 inline std::size_t teamBoardBytes(int n_pes) { return kTeamBoards * std::size_t(n_pes) * kTeamBoardEntry; }
+/// The line before the heartbeat line: where this PE waits (core/sync/agree.hpp, wait::Note).
+constexpr std::size_t kWaitLineBytes = 64;
 /// Bytes of the control area for `n_pes` PEs (page-rounded).
 inline std::size_t controlBytes(int n_pes) {
-  return (teamBoardOffset(n_pes) + teamBoardBytes(n_pes) + liveness::kBeatBytes + 4095) & ~std::size_t(4095);
+  return (teamBoardOffset(n_pes) + teamBoardBytes(n_pes) + kWaitLineBytes + liveness::kBeatBytes + 4095) &
+         ~std::size_t(4095);
 }
 
 struct Runtime {

@@ -1,8 +1,15 @@
 // Agreement checks around a group's ring (see agree.hpp).
 #include "core/sync/agree.hpp"
 
+#include <atomic>
 #include <cinttypes>
+#include <cstdio>
 #include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/api.hpp"
+#include "core/sync/liveness.hpp"
 
 namespace gshmem::agree {
 
@@ -87,3 +94,130 @@ void reset(int line) {
 }
 
 }  // namespace gshmem::agree
+
+namespace gshmem::wait {
+
+namespace {
+
+/// The wait line of this PE's control area; the same offset in every PE's heap.
+Line* lineOf() {
+  return reinterpret_cast<Line*>(reinterpret_cast<char*>(controlArea()) + g_rt.control_bytes -
+                                 liveness::kBeatBytes - kWaitLineBytes);
+}
+
+std::atomic<uint32_t>& kindOf(Line* l) { return *reinterpret_cast<std::atomic<uint32_t>*>(&l->kind); }
+
+/// PE `pe`'s wait line as it stands (a copy); false when it cannot be read.
+bool readLine(const char* call, int pe, Line* out) {
+  Line* mine = lineOf();
+  if (const void* p = ptrOf(mine, pe)) {
+    std::memcpy(out, p, sizeof *out);
+    out->kind = __atomic_load_n(&static_cast<const Line*>(p)->kind, __ATOMIC_ACQUIRE);
+    return true;
+  }
+  RemoteAddr ra;
+  if (resolve(call, "wait line", mine, sizeof *out, pe, &ra) != nullptr) return false;
+  ops::get(call, ctxDefault(), out, mine, sizeof *out, pe);
+  return true;
+}
+
+/// "waits in shmem_barrier_all: sync #4 of team slot 0 (4 PEs), for PE 2"
+std::string describe(int pe, const Line& l) {
+  char b[256];
+  const int n = snprintf(b, sizeof b, "PE %d: ", pe);
+  char* o = b + n;
+  const std::size_t left = sizeof b - n;
+  switch (l.kind) {
+    case kSync:
+      snprintf(o, left, "waits in %s: sync #%" PRIu64 " of team slot %d (%d PEs), for PE %d", l.call, l.seq, l.team,
+               l.team_size, l.peer);
+      break;
+    case kMessage:
+      snprintf(o, left, "waits in %s: message #%" PRIu64 " from PE %d", l.call, l.seq, l.peer);
+      break;
+    case kRelease:
+      snprintf(o, left, "waits in %s: for PE %d to take message #%" PRIu64, l.call, l.peer, l.seq);
+      break;
+    case kOther:
+      snprintf(o, left, "waits in %s", l.call);
+      break;
+    default:
+      snprintf(o, left, "not in a collective or synchronization wait (running, or waiting on a user variable)");
+  }
+  return b;
+}
+
+bool sameWait(const Line& a, const Line& b) {
+  return a.kind == b.kind && a.peer == b.peer && a.team == b.team && a.seq == b.seq &&
+         strncmp(a.call, b.call, sizeof a.call) == 0;
+}
+
+/// Stuck hook. Ends the job only on a deadlock: every PE waits, and every PE's wait line stayed the same for a
+/// second of this PE's scans (a PE that computes, or whose waits come and go, may still release the others: a long
+/// computation on one PE while the others wait is not reported). The lowest-numbered PE reports at once, any other
+/// after 2 s more (in case the lowest cannot). A wait the library did not note (a wait on a user variable) is noted
+/// here, by its call.
+void diagnose(const char* call, uint64_t waited_ns) {
+  static std::atomic<bool> busy{false};
+  static std::vector<Line> prev;
+  static uint64_t stable_since_ns = 0;
+  if (busy.exchange(true)) return;  // another thread of this PE is here
+  Line* mine = lineOf();
+  if (kindOf(mine).load(std::memory_order_relaxed) == kNone) {
+    mine->peer = -1;
+    mine->team = -1;
+    snprintf(mine->call, sizeof mine->call, "%s", call);
+    kindOf(mine).store(kOther, std::memory_order_release);
+  }
+  const int n = g_rt.n_pes;
+  std::vector<Line> lines(n);
+  std::vector<bool> known(n);
+  bool all_wait = true, same = prev.size() == std::size_t(n);
+  for (int pe = 0; pe < n; ++pe) {
+    known[pe] = readLine(call, pe, &lines[pe]);
+    if (known[pe] && lines[pe].kind == kNone) all_wait = false;
+    if (same && !sameWait(lines[pe], prev[pe])) same = false;
+  }
+  if (!all_wait || !same) {
+    prev = all_wait ? lines : std::vector<Line>();
+    stable_since_ns = waited_ns;
+    busy.store(false);
+    return;
+  }
+  const uint64_t stable_ns = waited_ns - stable_since_ns;
+  if (stable_ns < 1000000000ull || (g_rt.my_pe != 0 && stable_ns < 3000000000ull)) {
+    busy.store(false);
+    return;
+  }
+  std::string all;
+  for (int pe = 0; pe < n; ++pe) {
+    all += "gshmem: ";
+    all += known[pe] ? describe(pe, lines[pe]) : "PE " + std::to_string(pe) + ": wait line not readable";
+    all += "\n";
+  }
+  fputs(all.c_str(), stderr);
+  fflush(stderr);
+  fatal(call, "every PE is alive but this PE has waited %.0f s (GSHMEM_TIMEOUT) and every PE waits (listed "
+              "above): the PEs must make the same collective and synchronization calls, on the same teams, in the "
+              "same order",
+        double(waited_ns) / 1e9);
+}
+
+const bool kHookSet = (liveness::setStuckHook(&diagnose), true);
+
+}  // namespace
+
+Note::Note(const char* call, Kind kind, int peer, uint64_t seq, int team, int team_size) {
+  (void)kHookSet;
+  Line* l = lineOf();
+  l->peer = peer;
+  l->team = team;
+  l->team_size = team_size;
+  l->seq = seq;
+  snprintf(l->call, sizeof l->call, "%s", call);
+  kindOf(l).store(kind, std::memory_order_release);
+}
+
+Note::~Note() { kindOf(lineOf()).store(kNone, std::memory_order_release); }
+
+}  // namespace gshmem::wait

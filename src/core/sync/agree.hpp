@@ -65,3 +65,36 @@ class HeapCall {
 void reset(int line);
 
 }  // namespace gshmem::agree
+
+// Where each PE waits: the hang diagnoser. A PE entering a blocking wait of a collective or a synchronization that is
+// not over at once (the slow path) notes in the wait line of its own control area (runtime.hpp, kWaitLineBytes) the
+// public call, what it waits for (a team sync and its number, a mailbox message and its number, a peer's release)
+// and from which PE; leaving the wait clears it. When a wait has lasted GSHMEM_TIMEOUT while every PE is alive (the
+// liveness watchdog's stuck hook), the PE reads every PE's wait line (in place when mapped, else with a get); when every
+// PE waits and no line changes for a second (a deadlock, not a long computation on some PE while the others wait),
+// the job ends with one line per PE: the PEs that made different or missing calls are named.
+namespace gshmem::wait {
+
+enum Kind : uint32_t { kNone = 0, kSync = 1, kMessage = 2, kRelease = 3, kOther = 4 };
+
+/// The wait line. One writer: its PE.
+struct alignas(64) Line {
+  uint32_t kind;     ///< Kind; kNone: not waiting (stored last on entry, first on exit)
+  int32_t peer;      ///< world PE waited for, or -1
+  int32_t team;      ///< team slot, or -1
+  int32_t team_size; ///< members of that team
+  uint64_t seq;      ///< sync number on the team, or message number on the channel
+  char call[40];     ///< public name (truncated, NUL-terminated)
+};
+static_assert(sizeof(Line) == kWaitLineBytes, "the wait line is one cache line");
+
+/// RAII: this PE waits in `call` for `kind` number `seq` from world PE `peer` (team slot `team` of `team_size`).
+class Note {
+ public:
+  Note(const char* call, Kind kind, int peer, uint64_t seq, int team = -1, int team_size = 0) __attribute__((cold));
+  ~Note();
+  Note(const Note&) = delete;
+  Note& operator=(const Note&) = delete;
+};
+
+}  // namespace gshmem::wait

@@ -313,6 +313,12 @@ void stop(bool finalized) {
   if (finalized) delete d;  // at exit another thread may still be inside poll(): leave it be
 }
 
+namespace {
+std::atomic<StuckHook> g_stuck_hook{nullptr};
+}  // namespace
+
+void setStuckHook(StuckHook hook) { g_stuck_hook.store(hook, std::memory_order_release); }
+
 void poll(const char* call, WaitWatch* w) {
   Watchdog* d = g_dog.load(std::memory_order_acquire);
   if (!d) return;
@@ -328,6 +334,8 @@ void poll(const char* call, WaitWatch* w) {
   for (int pe = 0; pe < static_cast<int>(d->lines.size()); ++pe)
     if (d->silent_ns[pe].load(std::memory_order_relaxed) >= d->timeout_ns) silent.push_back(pe);
   if (!silent.empty()) reportSilent(call, silent);
+  StuckHook hook = g_stuck_hook.load(std::memory_order_acquire);
+  if (hook && now - w->start_ns >= d->timeout_ns) hook(call, now - w->start_ns);
 }
 
 }  // namespace gshmem::liveness

@@ -50,6 +50,11 @@ void initTimerDisarm();
 /// is exiting without finalize. Called by finalize before the heaps are unmapped, and (finalized = false) at exit.
 void stop(bool finalized = true);
 
+/// Called by poll() when a wait has lasted GSHMEM_TIMEOUT and no watched PE is silent (every PE alive: the wait
+/// may never end), with the public call and how long the wait has lasted; again at every later scan. nullptr: none.
+using StuckHook = void (*)(const char* call, uint64_t waited_ns);
+void setStuckHook(StuckHook hook);
+
 /// Slow path of a blocking wait: fatal, naming `call`, when a watched PE has been silent for the timeout.
 void poll(const char* call, WaitWatch* w) __attribute__((noinline));
 

@@ -22,6 +22,7 @@
 #include <string>
 
 #include "base/config.hpp"
+#include "core/sync/agree.hpp"
 #include "core/api.hpp"
 #include "core/team/team_internal.hpp"
 
@@ -38,6 +39,15 @@ constexpr int kLeftCell = 26;            ///< counter barrier: the epoch the lea
 constexpr int kLeadWaitYields = 16;      ///< most yields a member gives the lead member before leaving anyway
 static_assert(kOddCells > kReleaseCell && kOddCells + kReleaseCell < kCounterCell && kLeftCell < kMaxRounds,
               "a slot holds kMaxRounds cells");
+
+/// Wait until `ready()`; when it is not at once (the slow path), note in this PE's wait line (agree.hpp) that it
+/// waits for sync `epoch` of `t` on world PE `peer`, for the hang diagnoser.
+template <typename F>
+void syncWait(gshmem_team* t, uint64_t epoch, int peer, const char* call, long spins, F&& ready) {
+  if (ready()) return;
+  const wait::Note note(call, wait::kSync, peer, epoch, t->slot, t->size);
+  waitForSpins(ready, call, spins);
+}
 
 /// Store `epoch` into cell k of this team's slot on world PE `to` (same offset in every heap).
 inline void signalCell(gshmem_team* t, int k, int to, uint64_t epoch) {
@@ -95,7 +105,8 @@ void disseminationSync(gshmem_team* t, uint64_t epoch, const char* call) {
   SyncCell* cells = controlArea()->sync[t->slot];
   for (int r = 0, dist = 1; dist < n; ++r, dist <<= 1) {
     signalCell(t, r, t->worldPe((t->my_index + dist) % n), epoch);
-    waitForSpins([&] { return cells[r].value.load(std::memory_order_acquire) >= epoch; }, call, barrierSpins());
+    syncWait(t, epoch, t->worldPe((t->my_index + n - dist) % n), call, barrierSpins(),
+             [&] { return cells[r].value.load(std::memory_order_acquire) >= epoch; });
   }
 }
 
@@ -114,7 +125,7 @@ void counterSync(gshmem_team* t, uint64_t epoch, const char* call) {
   const int lead = t->lead;
   t->lead = -1;
   if (count->fetch_add(1, std::memory_order_acq_rel) + 1 < target)
-    waitForSpins([&] { return count->load(std::memory_order_acquire) >= target; }, call, barrierSpins());
+    syncWait(t, epoch, -1, call, barrierSpins(), [&] { return count->load(std::memory_order_acquire) >= target; });
   if (lead < 0) return;
   std::atomic<uint64_t>* left = memberZeroCell(t, kLeftCell, call);
   if (lead == t->my_index) return left->store(epoch, std::memory_order_release);
@@ -156,11 +167,12 @@ static void treeSync(gshmem_team* t, uint64_t epoch, const char* call) {
   const long spins = barrierSpins();
   // Gather: children first (their arrivals land in cells 0..kRadix-1 of this PE).
   const int first_child = kTreeRadix * vme + 1;
-  for (int c = 0; c < kTreeRadix && first_child + c < n; ++c) waitForSpins([&] { return reached(cells[c]); }, call, spins);
+  for (int c = 0; c < kTreeRadix && first_child + c < n; ++c)
+    syncWait(t, epoch, t->worldPe(real(first_child + c)), call, spins, [&] { return reached(cells[c]); });
   if (vme > 0) {
     const int parent = (vme - 1) / kTreeRadix;
     signalCell(t, base + (vme - 1) % kTreeRadix, t->worldPe(real(parent)), epoch);
-    waitForSpins([&] { return reached(cells[kReleaseCell]); }, call, spins);
+    syncWait(t, epoch, t->worldPe(real(parent)), call, spins, [&] { return reached(cells[kReleaseCell]); });
   }
   // Release: children wait in their release cell.
   for (int c = 0; c < kTreeRadix && first_child + c < n; ++c)

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "base/config.hpp"
@@ -136,20 +137,60 @@ bool tripletValid(const gshmem_team* parent, int start, int stride, int size) {
          last < parent->size;
 }
 
+/// A split's triplet in one nonzero word (start + 1: 21 bits, stride + 2^21: 22 bits, size: 21 bits); values out of
+/// those ranges are clamped, which only blurs the message.
+uint64_t packTriplet(int start, int stride, int size) {
+  auto clamp = [](long v, long hi) { return uint64_t(v < 0 ? 0 : (v > hi ? hi : v)); };
+  return clamp(start + 1L, (1L << 21) - 1) << 43 | clamp(stride + (1L << 21), (1L << 22) - 1) << 21 |
+         clamp(size, (1L << 21) - 1);
+}
+std::string tripletText(uint64_t w) {
+  char b[64];
+  snprintf(b, sizeof b, "(start %ld, stride %ld, size %ld)", long(w >> 43) - 1, long((w >> 21) & ((1 << 22) - 1)) -
+           (1L << 21), long(w & ((1 << 21) - 1)));
+  return b;
+}
+
+/// Fatal unless every member's word in `row` equals `mine`: the members passed different triplets to one split.
+void checkTriplets(const char* call, gshmem_team* parent, const uint64_t* row, uint64_t mine) {
+  std::string others;
+  int n = 0;
+  for (int i = 0; i < parent->size; ++i) {
+    const uint64_t w = __atomic_load_n(&row[i], __ATOMIC_ACQUIRE);
+    if (w == mine || ++n > 4) continue;
+    others += (n > 1 ? ", PE " : "PE ") + std::to_string(parent->worldPe(i)) + " " + tripletText(w);
+  }
+  if (GSHMEM_LIKELY(n == 0)) return;
+  fatal(call, "this PE passed %s but %s%s; every member of the parent team must pass the same start, stride and "
+        "size", tripletText(mine).c_str(), others.c_str(), n > 4 ? ", ..." : "");
+}
+
 /// Collective over `parent`: the lowest team slot free on every member (the union of their used-slot masks), or
-/// -1 when none is free among the first GSHMEM_MAX_TEAMS. Every member computes the same answer.
-int agreeSlot(const char* call, gshmem_team* parent) {
+/// -1 when none is free among the first GSHMEM_MAX_TEAMS. Every member computes the same answer. With
+/// GSHMEM_CHECK >= 1 the members' triplets travel with their masks (through the parent's collective scratch row,
+/// zero again before the second sync) and must agree.
+int agreeSlot(const char* call, gshmem_team* parent, uint64_t triplet) {
   uint64_t mask = g_slots_used;
-  for (int i = 0; i < parent->size; ++i)
+  uint64_t* row = g_rt.check > 0 ? collScratch(parent->slot) : nullptr;
+  for (int i = 0; i < parent->size; ++i) {
     ops::amo<unsigned long long>(call, ctxDefault(), AmoOp::Set,
                                  reinterpret_cast<unsigned long long*>(&scratch()[parent->my_index]), mask, 0,
                                  parent->worldPe(i));
+    if (row)
+      ops::amo<unsigned long long>(call, ctxDefault(), AmoOp::Set,
+                                   reinterpret_cast<unsigned long long*>(&row[parent->my_index]), triplet, 0,
+                                   parent->worldPe(i));
+  }
   // The sync orders nothing across endpoints: complete the pushes first, or a member reached over UCX can pass
   // the sync and read a mask that has not landed, choose another slot, and hang in the new team's first sync.
   ops::quiet(ctxDefault());
   teamSyncImpl(parent, call);
   uint64_t all = 0;
   for (int i = 0; i < parent->size; ++i) all |= __atomic_load_n(&scratch()[i], __ATOMIC_ACQUIRE);
+  if (row) {
+    checkTriplets(call, parent, row, triplet);
+    for (int i = 0; i < parent->size; ++i) __atomic_store_n(&row[i], uint64_t(0), __ATOMIC_RELAXED);
+  }
   teamSyncImpl(parent, call);  // scratch may be reused by the next split only after everyone has read it
   for (int b = 0; b < params().MAX_TEAMS; ++b)
     if (!(all & (uint64_t(1) << b))) return b;
@@ -171,7 +212,7 @@ int teamSplitStrided(const char* call, gshmem_team* parent, int start, int strid
   // Members agree on a slot even for an invalid triplet, so that every member runs the same synchronizations
   // whatever the arguments, and every member returns the same failure.
   const bool valid = tripletValid(parent, start, stride, size);
-  const int slot = agreeSlot(call, parent);
+  const int slot = agreeSlot(call, parent, packTriplet(start, stride, size));
   if (!valid) {
     GSHMEM_LOG_INFO(TEAM, "%s: start %d, stride %d, size %d do not describe PEs of the parent team (size %d): "
                     "SHMEM_TEAM_INVALID", call, start, stride, size, parent->size);
