@@ -42,16 +42,16 @@ gshmem_add_expect_test(bad_safety.user_crash COMMAND ${_cmd} EXPECT_RC nonzero R
 # large is refused at once with a line naming it, instead of growing memory or waiting for a writer.
 set(_fifo ${CMAKE_CURRENT_BINARY_DIR}/safety_profile.fifo)
 set(_huge ${CMAKE_CURRENT_BINARY_DIR}/safety_profile.huge)
-foreach(_c "dev_zero|/dev/zero|is a character device, not a regular file"
-           "fifo|${_fifo}|is a FIFO, not a regular file"
-           "huge|${_huge}|is [0-9]+ bytes, over the 4 MiB limit")
+foreach(_c "dev_zero|/dev/zero|true|is a character device, not a regular file"
+           "fifo|${_fifo}|rm -f ${_fifo} && mkfifo ${_fifo}|is a FIFO, not a regular file"
+           "huge|${_huge}|truncate -s 5M ${_huge}|is [0-9]+ bytes, over the 4 MiB limit")
   string(REPLACE "|" ";" _parts "${_c}")
   list(GET _parts 0 _case)
   list(GET _parts 1 _path)
-  list(GET _parts 2 _regex)
+  list(GET _parts 2 _setup)
+  list(GET _parts 3 _regex)
   gshmem_mpiexec_command(_cmd 2 $<TARGET_FILE:bad_init_only>)
-  gshmem_add_expect_test(bad_safety.profile_${_case}
-                         COMMAND sh -c "rm -f ${_fifo}; mkfifo ${_fifo}; truncate -s 5M ${_huge}; exec \"$@\"" sh ${_cmd}
+  gshmem_add_expect_test(bad_safety.profile_${_case} COMMAND sh -c "${_setup} && exec \"$@\"" sh ${_cmd}
                          EXPECT_RC nonzero REGEX "gshmem: PE [0-9]+: shmem_init: .*the profile ${_path} ${_regex}"
                          REJECT_REGEX "shmem_init returned" TIMEOUT 60 LABELS "mpi;bad_input" PROCESSORS 2
                          ENVIRONMENT "${_safety_env};GSHMEM_PROFILE=${_path}")
