@@ -4,7 +4,13 @@
 #include "api/api_common.hpp"
 
 using gshmem::AmoOp;
-using gshmem::ops::amo;
+// The public calls reach the user range only (ops::Reach): the runtime's control area is not theirs.
+namespace {
+template <typename T, typename... A>
+__attribute__((always_inline)) inline T amo(A... a) {
+  return gshmem::ops::amo<T, gshmem::ops::Reach::User>(a...);
+}
+}  // namespace
 #define GSHMEM_ZERO(T) static_cast<T>(0)  // `T{}` does not parse for multi-word types such as `long long`
 
 extern "C" {

@@ -2,6 +2,7 @@
 // shmem_ctx_ twin. Private to src/api/api_*.cpp.
 #pragma once
 #include "core/api.hpp"
+#include "core/rma/fault.hpp"
 #include "shmem.h"
 
 namespace gshmem {
@@ -28,15 +29,18 @@ inline const gshmem_ctx* ctxArgOrInvalid(const char* call, shmem_ctx_t ctx) {
 
 #define GSHMEM_STRIP(...) __VA_ARGS__
 // GSHMEM_API2(RET, NAME, (params), expr): defines shmem_NAME(params) and shmem_ctx_NAME(ctx, params), both
-// returning `expr`, which may use `call_` (the public name) and `ctx_` (the internal context).
+// returning `expr`, which may use `call_` (the public name) and `ctx_` (the internal context). The thread is marked
+// as inside `call_` meanwhile (core/rma/fault.hpp), so a bad local buffer is reported as this call's error.
 #define GSHMEM_API2(RET, NAME, PARAMS, ...)                    \
   RET shmem_##NAME PARAMS {                                    \
     const char* const call_ = "shmem_" #NAME;                  \
+    const gshmem::ApiCallScope scope_(call_);                  \
     const gshmem_ctx* const ctx_ = SHMEM_CTX_DEFAULT;          \
     return __VA_ARGS__;                                        \
   }                                                            \
   RET shmem_ctx_##NAME(shmem_ctx_t ctx, GSHMEM_STRIP PARAMS) { \
     const char* const call_ = "shmem_ctx_" #NAME;              \
+    const gshmem::ApiCallScope scope_(call_);                  \
     const gshmem_ctx* const ctx_ = gshmem::ctxArg(call_, ctx); \
     return __VA_ARGS__;                                        \
   }

@@ -3,11 +3,19 @@
 // The _nbi forms share the blocking path: the core completes transfers before returning.
 #include "api/api_common.hpp"
 
-using gshmem::ops::get;
-using gshmem::ops::iget;
-using gshmem::ops::iput;
-using gshmem::ops::put;
 using gshmem::ops::putSignal;
+// The public calls reach the user range only (ops::Reach): the runtime's control area is not theirs.
+namespace {
+constexpr auto kUser = gshmem::ops::Reach::User;
+template <typename... A>
+__attribute__((always_inline)) inline void put(A... a) { gshmem::ops::put<kUser>(a...); }
+template <typename... A>
+__attribute__((always_inline)) inline void get(A... a) { gshmem::ops::get<kUser>(a...); }
+template <typename... A>
+__attribute__((always_inline)) inline void iput(A... a) { gshmem::ops::iput<kUser>(a...); }
+template <typename... A>
+__attribute__((always_inline)) inline void iget(A... a) { gshmem::ops::iget<kUser>(a...); }
+}  // namespace
 
 // shmem_[ctx_]NAME(dest, source, nelems, sig_addr, signal, sig_op, pe) for elements of ESIZE bytes.
 #define GSHMEM_DEF_SIGNAL(NAME, DT, ESIZE)                                                                           \

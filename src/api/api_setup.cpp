@@ -39,6 +39,7 @@ bool paramsReady(const char* who, const char* call) {
 /// Initialize over a bootstrap the caller made; 0. After shmem_init, a second start returns 0 and changes nothing.
 int initWith(const char* call, std::unique_ptr<gshmem::Bootstrap> bs) {
   gshmem::runtimeInit(call, SHMEM_THREAD_SINGLE, std::move(bs));
+  gshmem::faultHandlerInstall();
   gshmem::coll::infoReport();
   return 0;
 }
@@ -55,6 +56,7 @@ extern "C" {
 
 void shmem_init(void) {
   gshmem::runtimeInit("shmem_init", SHMEM_THREAD_SINGLE);
+  gshmem::faultHandlerInstall();
   gshmem::coll::infoReport();
 }
 
@@ -66,6 +68,7 @@ int shmem_init_thread(int requested, int* provided) {
     return -1;
   }
   int level = gshmem::runtimeInit("shmem_init_thread", requested);
+  gshmem::faultHandlerInstall();
   gshmem::coll::infoReport();
   if (provided) *provided = level;
   return 0;

@@ -1,9 +1,16 @@
 #include "base/config.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
+#include "base/str_format.hpp"
+#include "base/unique_fd.hpp"
 
 extern char** environ;
 
@@ -217,14 +224,86 @@ std::string paramCurrent(const ParamInfo& p) {
   return p.def;
 }
 
+namespace {
+
+const char* fileKind(mode_t m) {
+  if (S_ISCHR(m)) return "a character device";
+  if (S_ISBLK(m)) return "a block device";
+  if (S_ISFIFO(m)) return "a FIFO";
+  if (S_ISSOCK(m)) return "a socket";
+  if (S_ISDIR(m)) return "a directory";
+  return "not a regular file";
+}
+
+std::string limitText(std::size_t limit) {
+  return limit % (1u << 20) == 0 ? std::to_string(limit >> 20) + " MiB" : std::to_string(limit >> 10) + " KiB";
+}
+
+/// Opens @p path without blocking (a FIFO with no writer) and checks what it is and its size.
+Status fileOpenBounded(const std::string& path, std::size_t limit, const char* what, UniqueFd* fd, std::string* err) {
+  UniqueFd f(open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+  if (!f.valid()) {
+    *err = strFormat("%s %s cannot be opened: %s", what, path.c_str(), strerror(errno));
+    return Status::SystemError;
+  }
+  struct stat st;
+  if (fstat(f.get(), &st) != 0) {
+    *err = strFormat("%s %s cannot be examined: %s", what, path.c_str(), strerror(errno));
+    return Status::SystemError;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    *err = strFormat("%s %s is %s, not a regular file; pass a file", what, path.c_str(), fileKind(st.st_mode));
+    return Status::InvalidArgument;
+  }
+  if (static_cast<uint64_t>(st.st_size) > limit) {
+    *err = strFormat("%s %s is %lld bytes, over the %s limit for it; pass a smaller file", what, path.c_str(),
+                     static_cast<long long>(st.st_size), limitText(limit).c_str());
+    return Status::InvalidArgument;
+  }
+  *fd = std::move(f);
+  return Status::Ok;
+}
+
+}  // namespace
+
+Status fileCheckBounded(const std::string& path, std::size_t limit, const char* what, std::string* err) {
+  UniqueFd fd;
+  return fileOpenBounded(path, limit, what, &fd, err);
+}
+
+Status fileReadBounded(const std::string& path, std::size_t limit, const char* what, std::string* out,
+                       std::string* err) {
+  UniqueFd fd;
+  const Status opened = fileOpenBounded(path, limit, what, &fd, err);
+  if (isError(opened)) return opened;
+  std::string buf(limit + 1, '\0');
+  std::size_t have = 0;
+  while (have < buf.size()) {  // a regular file never blocks; read until EOF or one byte past the limit
+    const ssize_t n = read(fd.get(), &buf[have], buf.size() - have);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      *err = strFormat("%s %s cannot be read: %s", what, path.c_str(), strerror(errno));
+      return Status::SystemError;
+    }
+    if (n == 0) break;
+    have += static_cast<std::size_t>(n);
+  }
+  if (have > limit) {  // it grew after the size check, or is a pseudo-file of unknown size
+    *err = strFormat("%s %s holds more than the %s limit for it; pass a smaller file", what, path.c_str(),
+                     limitText(limit).c_str());
+    return Status::InvalidArgument;
+  }
+  buf.resize(have);
+  *out = std::move(buf);
+  return Status::Ok;
+}
+
 uint64_t machineMemoryBytes() {
-  FILE* f = fopen("/proc/meminfo", "r");
-  if (!f) return 0;
-  char line[256];
+  std::string text, err;
+  if (isError(fileReadBounded("/proc/meminfo", kProcFileMaxBytes, "the memory table", &text, &err))) return 0;
+  const char* at = std::strstr(text.c_str(), "MemTotal:");
   unsigned long long kb = 0;
-  while (fgets(line, sizeof line, f))
-    if (sscanf(line, "MemTotal: %llu kB", &kb) == 1) break;
-  fclose(f);
+  if (at == nullptr || sscanf(at, "MemTotal: %llu kB", &kb) != 1) return 0;
   return static_cast<uint64_t>(kb) << 10;
 }
 

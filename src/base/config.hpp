@@ -84,6 +84,17 @@ std::vector<std::string> paramsUnknown();
 /// The current value of a parameter as a string: GSHMEM_<NAME>, else its specification alias, else the default.
 std::string paramCurrent(const ParamInfo& p);
 
+/// Files gshmem reads are bounded: at most @p limit bytes of @p path into *out. A path that is not a regular file
+/// (a device such as /dev/zero, a FIFO, a directory) is refused without reading or waiting, as is a file of more than
+/// @p limit bytes; *err then names the file, what it is and the limit. Pseudo-files of /proc and /sys (regular, of
+/// size 0) are read up to the limit. @p what names the file's role in messages ("the profile").
+Status fileReadBounded(const std::string& path, std::size_t limit, const char* what, std::string* out,
+                       std::string* err);
+/// As fileReadBounded, without reading: for a file another library reads by name (hwloc's XML).
+Status fileCheckBounded(const std::string& path, std::size_t limit, const char* what, std::string* err);
+/// Bytes read at most from a /proc or /sys file.
+constexpr std::size_t kProcFileMaxBytes = std::size_t(64) << 10;
+
 /// Bytes of memory of this machine (MemTotal in /proc/meminfo); 0 when unknown.
 uint64_t machineMemoryBytes();
 

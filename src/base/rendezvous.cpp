@@ -2,6 +2,7 @@
 #include "base/rendezvous.hpp"
 
 #include <pthread.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -185,7 +186,9 @@ void Root::run(std::promise<void>* started) {
     if (isError(s)) break;
     CheckIn in{};
     if (isError(recvAll(c.get(), &in, sizeof in, Deadline::afterMs(kCheckInReadMs)))) continue;
-    if (dl.isNever()) dl = Deadline(timeout_s_);
+    // Only a check-in that proves the job's secret starts the clock: a stranger's connection does not.
+    const bool ours = in.magic == kMagic && in.version == kVersion && in.nonce == nonce_;
+    if (ours && dl.isNever()) dl = Deadline(timeout_s_);
     if (!admit(std::move(c), in) && dl.isNever()) break;  // failed, and no bound to linger for
     if (failed_.empty() && count_ == nranks_) {
       answerAll();
@@ -193,6 +196,15 @@ void Root::run(std::promise<void>* started) {
     }
   }
   g_root_fds[slot_].store(-1);
+}
+
+/// The job's secret: 64 bits from the kernel's random source (getrandom), which every connection of the wire-up
+/// (check-ins here, the ring's hellos) must present. std::random_device only where getrandom is unavailable.
+uint64_t jobSecret() {
+  uint64_t v = 0;
+  if (getrandom(&v, sizeof v, 0) == static_cast<ssize_t>(sizeof v) && v != 0) return v;
+  std::random_device rd;
+  return (uint64_t(rd()) << 32 | rd()) ^ uint64_t(monotonicNs()) ^ (uint64_t(getpid()) << 20);
 }
 
 }  // namespace
@@ -220,11 +232,10 @@ Status uniqueIdMake(long timeout_s, const std::string& ifname, void* id, std::si
     return Status::NoResource;
   }
   if (!g_atfork.exchange(true)) pthread_atfork(nullptr, nullptr, closeRootsInChild);
-  std::random_device rd;
   IdWire w{};
   w.magic = kMagic;
   w.version = kVersion;
-  w.nonce = (uint64_t(rd()) << 32 | rd()) ^ uint64_t(monotonicNs()) ^ (uint64_t(getpid()) << 20);
+  w.nonce = jobSecret();
   w.root = bound;
   w.root_pid = getpid();
   std::memset(id, 0, bytes);

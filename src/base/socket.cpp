@@ -157,6 +157,21 @@ Status localAddressChoose(const std::string& ifname, SockAddr* out, std::string*
   return Status::Ok;
 }
 
+Status interfaceOf(const SockAddr& a, std::string* name) {
+  ifaddrs* ifs = nullptr;
+  if (getifaddrs(&ifs) != 0) return Status::SystemError;
+  Status st = Status::Unsupported;
+  for (ifaddrs* i = ifs; i && st != Status::Ok; i = i->ifa_next) {
+    SockAddr b;
+    if (!i->ifa_addr || !fromSockaddr(i->ifa_addr, &b) || b.family != a.family) continue;
+    if (std::memcmp(b.addr, a.addr, a.family == AF_INET ? 4 : 16) != 0) continue;
+    *name = i->ifa_name;
+    st = Status::Ok;
+  }
+  freeifaddrs(ifs);
+  return st;
+}
+
 Status socketListen(const SockAddr& at, UniqueFd* out, SockAddr* bound, std::string* err) {
   UniqueFd s(socket(at.family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
   sockaddr_storage ss;

@@ -30,6 +30,9 @@ static_assert(sizeof(SockAddr) == 24, "SockAddr travels in the unique id and in 
 /// interfaces seen and the fix.
 Status localAddressChoose(const std::string& ifname, SockAddr* out, std::string* err);
 
+/// The name of the interface that holds address @p a (port ignored); Unsupported when none does.
+Status interfaceOf(const SockAddr& a, std::string* name);
+
 /// A listening TCP socket on @p at (port 0: any), close-on-exec; *bound is its address with the port.
 Status socketListen(const SockAddr& at, UniqueFd* out, SockAddr* bound, std::string* err);
 /// Connect to @p to, retrying refused or unreachable attempts until @p dl; the socket is non-blocking inside but

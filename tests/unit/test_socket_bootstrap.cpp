@@ -1,9 +1,10 @@
 // Tier (a): the socket bootstrap (src/base/socket_bootstrap.cpp) with its PEs played by threads of this process:
 // the rendezvous of a unique id, ring allgathers of small and large blocks, barriers, node ids, finalize; and the
 // refusals that must come back as one line, not a hang (an id never made, a rank out of range, a rank that never
-// checks in, a foreign nonce).
+// checks in, a foreign nonce) and strangers at the rendezvous port, which are dropped.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "base/bootstrap.hpp"
 #include "base/rendezvous.hpp"
+#include "base/socket.hpp"
 
 namespace gshmem {
 namespace {
@@ -115,6 +117,50 @@ TEST(SocketBootstrap, ForeignNonceTurnedAway) {
   runPes(1, 1, m, 1, [](int, Status s, Bootstrap*, const std::string& err) {
     EXPECT_TRUE(isError(s));
     EXPECT_NE(err.find("names another job"), std::string::npos) << err;
+  });
+}
+
+/// Connect to @p to and send @p n bytes of @p fill (n == 0: connect and close at once).
+void stranger(const SockAddr& to, std::size_t n, unsigned char fill) {
+  UniqueFd c;
+  std::string err;
+  ASSERT_EQ(socketConnect(to, Deadline::afterMs(5000), &c, &err), Status::Ok) << err;
+  std::vector<unsigned char> junk(n, fill);
+  if (n) EXPECT_EQ(sendAll(c.get(), junk.data(), n, Deadline::afterMs(5000)), Status::Ok);
+}
+
+// Strangers at the rendezvous port (junk, a closed connection, a check-in-sized block with no secret) are dropped
+// without starting the job's clock: the job made afterwards, past its GSHMEM_TIMEOUT, still forms and works.
+TEST(SocketBootstrap, StrangersAtRendezvousDropped) {
+  const Made m = makeId(1);
+  UniqueIdInfo info;
+  std::string err;
+  ASSERT_EQ(uniqueIdRead(m.id, sizeof m.id, &info, &err), Status::Ok) << err;
+  stranger(info.root, 0, 0);
+  stranger(info.root, 3, 0xff);
+  stranger(info.root, 512, 0x47);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // longer than the id's timeout
+  runPes(3, 3, m, 5, [](int, Status s, Bootstrap* bs, const std::string& e) {
+    ASSERT_EQ(s, Status::Ok) << e;
+    int mine = bs->rank(), all[3] = {};
+    ASSERT_EQ(bs->allGather(&mine, all, sizeof mine), Status::Ok);
+    for (int r = 0; r < 3; ++r) EXPECT_EQ(all[r], r);
+  });
+}
+
+// A process holding a copy of the id with another secret is turned away by the root; the job with the right id
+// forms all the same.
+TEST(SocketBootstrap, WrongSecretDroppedJobCompletes) {
+  const Made m = makeId(5);
+  Made wrong = m;
+  wrong.id[8] ^= 0x5a;  // the secret follows the magic and the version
+  runPes(1, 2, wrong, 5, [](int, Status s, Bootstrap*, const std::string& e) {
+    EXPECT_TRUE(isError(s));
+    EXPECT_NE(e.find("names another job"), std::string::npos) << e;
+  });
+  runPes(2, 2, m, 5, [](int, Status s, Bootstrap* bs, const std::string& e) {
+    ASSERT_EQ(s, Status::Ok) << e;
+    EXPECT_EQ(bs->barrier(), Status::Ok);
   });
 }
 

@@ -2,6 +2,7 @@
 // describes it to TopologyBuilder. Compiled to a stub returning Unsupported when gshmem is built without hwloc.
 #include <gshmem/version.h>
 
+#include "base/config.hpp"
 #include "base/log.hpp"
 #include "base/topology/topology.hpp"
 
@@ -220,6 +221,11 @@ Status topologyLoad(const TopologySource& src, Topology* out) {
     return Status::SystemError;
   }
   const char* what = src.xmlPath.empty() ? "the live machine" : src.xmlPath.c_str();
+  std::string why;
+  if (!src.xmlPath.empty() && isError(fileCheckBounded(src.xmlPath, kTopologyXmlMaxBytes, "topology XML", &why))) {
+    GSHMEM_LOG_WARN(INIT, "topology: %s", why.c_str());
+    return Status::InvalidArgument;
+  }
   if (!src.xmlPath.empty() && hwloc_topology_set_xml(raw, src.xmlPath.c_str()) != 0) {
     GSHMEM_LOG_WARN(INIT, "topology: hwloc cannot use XML file %s: %s", what, std::strerror(errno));
     return Status::SystemError;

@@ -5,6 +5,7 @@
 // the class and bandwidth estimate of a pair; the proxy reads the CPUs near a GPU to pin itself.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -160,8 +161,11 @@ class TopologyBuilder {
 };
 
 /// Where to read the topology from.
+/// Bytes of a topology XML file gshmem lets hwloc read at most.
+constexpr std::size_t kTopologyXmlMaxBytes = std::size_t(64) << 20;
+
 struct TopologySource {
-  std::string xmlPath;              ///< hwloc 2.x XML file; empty -> the live machine
+  std::string xmlPath;              ///< hwloc 2.x XML file (at most kTopologyXmlMaxBytes); empty -> the live machine
   std::vector<NvLinkPair> nvlinks;  ///< NVLink connections the caller knows about (CUDA/NVML, fixtures);
                                     ///< added to those hwloc reports as its "NVLinkBandwidth" distances
 };

@@ -29,28 +29,74 @@ inline void requireInit(const char* call) {
   if (GSHMEM_UNLIKELY(g_rt.peers == nullptr)) errorNotInitialized(call);
 }
 
+// ---------------------------------------------------------------------------------------------- user range
+
+/// Which symmetric region holds [addr, addr+len) as the user's calls see it, and the offset in it; -1 if none. The
+/// heap's control area (its last g_rt.control_bytes) belongs to the runtime and is outside every user range, so a
+/// user RMA, AMO, signal or wait on it gets the same "not symmetric" error as any other bad address.
+__attribute__((always_inline)) inline int userRegionOf(const void* addr, std::size_t len, std::size_t* off) {
+  const std::size_t heap = g_rt.size[kRegionHeap] - g_rt.control_bytes;
+  std::size_t o = reinterpret_cast<uintptr_t>(addr) - reinterpret_cast<uintptr_t>(g_rt.base[kRegionHeap]);
+  if (o < heap && len <= heap - o) {
+    *off = o;
+    return kRegionHeap;
+  }
+  o = reinterpret_cast<uintptr_t>(addr) - reinterpret_cast<uintptr_t>(g_rt.base[kRegionData]);
+  if (o < g_rt.size[kRegionData] && len <= g_rt.size[kRegionData] - o) {
+    *off = o;
+    return kRegionData;
+  }
+  return -1;
+}
+
+/// resolve() (core/runtime/runtime.hpp) over the user range: the entry of every user RMA, AMO and signal address.
+__attribute__((always_inline)) inline char* userResolve(const char* call, const char* what, const void* addr,
+                                                        std::size_t len, int pe, RemoteAddr* ra) {
+  if (GSHMEM_UNLIKELY(static_cast<unsigned>(pe) >= static_cast<unsigned>(g_rt.n_pes))) errorBadPe(call, pe, g_rt.n_pes);
+  std::size_t off;
+  const int r = userRegionOf(addr, len, &off);
+  if (GSHMEM_UNLIKELY(r < 0)) return resolveCold(call, what, addr, len, pe, ra);  // device heap or fatal
+  char* b = g_rt.peers[pe].base[r];
+  if (GSHMEM_LIKELY(b != nullptr)) return b + off;
+  *ra = RemoteAddr{pe, r, off};
+  return nullptr;
+}
+
+/// Which range an operation may reach: the public calls pass User; the runtime's own traffic (collectives, teams,
+/// locks on the control area) keeps the default, the whole of each region.
+enum class Reach { Runtime, User };
+
+template <Reach kReach>
+__attribute__((always_inline)) inline char* reach(const char* call, const char* what, const void* addr,
+                                                  std::size_t len, int pe, RemoteAddr* ra) {
+  if constexpr (kReach == Reach::User) return userResolve(call, what, addr, len, pe, ra);
+  else return resolve(call, what, addr, len, pe, ra);
+}
+
 // ---------------------------------------------------------------------------------------------- RMA
 
 /// Copy `n` bytes from local `src` to symmetric `dst` on `pe`. Zero bytes is a no-op whatever the addresses (NULL
 /// included), as in the other OpenSHMEM implementations; the context and PE are still checked.
+template <Reach kReach = Reach::Runtime>
 inline void put(const char* call, const gshmem_ctx* ctx, void* dst, const void* src, std::size_t n, int pe) {
   requireInit(call);
   int wpe = ctxWorldPe(call, ctx, pe);
   if (GSHMEM_UNLIKELY(n == 0)) return;
   RemoteAddr ra;
-  char* p = resolve(call, "dest", dst, n, wpe, &ra);
+  char* p = reach<kReach>(call, "dest", dst, n, wpe, &ra);
   if (GSHMEM_UNLIKELY(src == nullptr && n)) errorNull(call, "source");
   if (GSHMEM_LIKELY(p != nullptr)) copyBytes(p, src, n);
   else offPut(call, ra, src, n);
 }
 
 /// Copy `n` bytes from symmetric `src` on `pe` to local `dst`. Zero bytes is a no-op, as for put.
+template <Reach kReach = Reach::Runtime>
 inline void get(const char* call, const gshmem_ctx* ctx, void* dst, const void* src, std::size_t n, int pe) {
   requireInit(call);
   int wpe = ctxWorldPe(call, ctx, pe);
   if (GSHMEM_UNLIKELY(n == 0)) return;
   RemoteAddr ra;
-  const char* p = resolve(call, "source", src, n, wpe, &ra);
+  const char* p = reach<kReach>(call, "source", src, n, wpe, &ra);
   if (GSHMEM_UNLIKELY(dst == nullptr && n)) errorNull(call, "dest");
   if (GSHMEM_LIKELY(p != nullptr)) copyBytes(dst, p, n);
   else offGet(call, ra, dst, n);
@@ -61,7 +107,7 @@ inline void p(const char* call, const gshmem_ctx* ctx, T* dst, T value, int pe) 
   requireInit(call);
   int wpe = ctxWorldPe(call, ctx, pe);
   RemoteAddr ra;
-  char* q = resolve(call, "dest", dst, sizeof(T), wpe, &ra);
+  char* q = userResolve(call, "dest", dst, sizeof(T), wpe, &ra);
   if (GSHMEM_LIKELY(q != nullptr)) std::memcpy(q, &value, sizeof(T));
   else offPut(call, ra, &value, sizeof(T));
 }
@@ -71,7 +117,7 @@ inline T g(const char* call, const gshmem_ctx* ctx, const T* src, int pe) {
   requireInit(call);
   int wpe = ctxWorldPe(call, ctx, pe);
   RemoteAddr ra;
-  const char* q = resolve(call, "source", src, sizeof(T), wpe, &ra);
+  const char* q = userResolve(call, "source", src, sizeof(T), wpe, &ra);
   T v;
   if (GSHMEM_LIKELY(q != nullptr)) std::memcpy(&v, q, sizeof(T));
   else offGet(call, ra, &v, sizeof(T));
@@ -80,7 +126,7 @@ inline T g(const char* call, const gshmem_ctx* ctx, const T* src, int pe) {
 
 /// Strided put (kPut: local -> remote) or get of `nelems` elements of `esize` bytes; strides in elements. Both
 /// ends of the remote range are validated before the first element moves.
-template <bool kPut>
+template <bool kPut, Reach kReach = Reach::Runtime>
 inline void strided(const char* call, const gshmem_ctx* ctx, std::conditional_t<kPut, const char*, char*> local,
                     std::ptrdiff_t local_stride, const void* remote, std::ptrdiff_t remote_stride, std::size_t nelems,
                     std::size_t esize, int pe) {
@@ -89,8 +135,8 @@ inline void strided(const char* call, const gshmem_ctx* ctx, std::conditional_t<
   const int wpe = ctxWorldPe(call, ctx, pe);
   const char* what = kPut ? "dest" : "source";
   RemoteAddr ra, last;
-  char* first = resolve(call, what, remote, esize, wpe, &ra);
-  resolve(call, what, static_cast<const char*>(remote) + (nelems - 1) * remote_stride * esize, esize, wpe, &last);
+  char* first = reach<kReach>(call, what, remote, esize, wpe, &ra);
+  reach<kReach>(call, what, static_cast<const char*>(remote) + (nelems - 1) * remote_stride * esize, esize, wpe, &last);
   const std::ptrdiff_t ls = local_stride * static_cast<std::ptrdiff_t>(esize);
   const std::ptrdiff_t rs = remote_stride * static_cast<std::ptrdiff_t>(esize);
   if (first) {
@@ -108,14 +154,16 @@ inline void strided(const char* call, const gshmem_ctx* ctx, std::conditional_t<
   }
 }
 
+template <Reach kReach = Reach::Runtime>
 inline void iput(const char* call, const gshmem_ctx* ctx, void* dst, const void* src, std::ptrdiff_t dst_stride,
                  std::ptrdiff_t src_stride, std::size_t nelems, std::size_t esize, int pe) {
-  strided<true>(call, ctx, static_cast<const char*>(src), src_stride, dst, dst_stride, nelems, esize, pe);
+  strided<true, kReach>(call, ctx, static_cast<const char*>(src), src_stride, dst, dst_stride, nelems, esize, pe);
 }
 
+template <Reach kReach = Reach::Runtime>
 inline void iget(const char* call, const gshmem_ctx* ctx, void* dst, const void* src, std::ptrdiff_t dst_stride,
                  std::ptrdiff_t src_stride, std::size_t nelems, std::size_t esize, int pe) {
-  strided<false>(call, ctx, static_cast<char*>(dst), dst_stride, src, src_stride, nelems, esize, pe);
+  strided<false, kReach>(call, ctx, static_cast<char*>(dst), dst_stride, src, src_stride, nelems, esize, pe);
 }
 
 inline void fence(const gshmem_ctx*) {
@@ -150,13 +198,13 @@ __attribute__((noinline)) T amoRemote(const char* call, const RemoteAddr& ra, Am
 }
 
 /// Atomic `op` on symmetric `dest` at `pe`. Returns the old value for fetching ops (T{} otherwise).
-template <typename T>
+template <typename T, Reach kReach = Reach::Runtime>
 inline T amo(const char* call, const gshmem_ctx* ctx, AmoOp op, T* dest, T value, T cond, int pe) {
   requireInit(call);
   int wpe = ctxWorldPe(call, ctx, pe);
   if (GSHMEM_UNLIKELY(reinterpret_cast<uintptr_t>(dest) % sizeof(T))) errorMisaligned(call, dest, sizeof(T));
   RemoteAddr ra;
-  T* q = reinterpret_cast<T*>(resolve(call, "dest", dest, sizeof(T), wpe, &ra));
+  T* q = reinterpret_cast<T*>(reach<kReach>(call, "dest", dest, sizeof(T), wpe, &ra));
   if (GSHMEM_UNLIKELY(q == nullptr)) return amoRemote<T>(call, ra, op, value, cond);
   constexpr int kMo = __ATOMIC_SEQ_CST;
   if constexpr (std::is_floating_point_v<T>) {
@@ -229,9 +277,9 @@ inline void putSignal(const char* call, const gshmem_ctx* ctx, void* dst, const 
   int wpe = ctxWorldPe(call, ctx, pe);
   if (GSHMEM_UNLIKELY(n == 0)) return signalOnly(call, sig, signal, sig_op, wpe);
   RemoteAddr rd, rs;
-  char* d = resolve(call, "dest", dst, n, wpe, &rd);
+  char* d = userResolve(call, "dest", dst, n, wpe, &rd);
   if (GSHMEM_UNLIKELY(reinterpret_cast<uintptr_t>(sig) % 8)) errorMisaligned(call, sig, 8);
-  uint64_t* s = reinterpret_cast<uint64_t*>(resolve(call, "sig_addr", sig, 8, wpe, &rs));
+  uint64_t* s = reinterpret_cast<uint64_t*>(userResolve(call, "sig_addr", sig, 8, wpe, &rs));
   if (GSHMEM_UNLIKELY(s == nullptr || d == nullptr)) {
     if (sig_op != kSignalSet && sig_op != kSignalAdd) errorBadSignalOp(call, sig_op);
     if (!d && !s && rd.region != kRegionDevice && rs.region != kRegionDevice) {  // both through the transport
@@ -284,7 +332,7 @@ inline void checkIvars(const char* call, const T* ivars, std::size_t n, const ch
   if (GSHMEM_UNLIKELY(ivars == nullptr)) errorNull(call, what);
   if (GSHMEM_UNLIKELY(reinterpret_cast<uintptr_t>(ivars) % alignof(T))) errorMisaligned(call, ivars, alignof(T));
   std::size_t off;
-  if (GSHMEM_UNLIKELY(g_rt.check > 0 && regionOf(ivars, n * sizeof(T), &off) < 0))
+  if (GSHMEM_UNLIKELY(g_rt.check > 0 && userRegionOf(ivars, n * sizeof(T), &off) < 0))
     errorNotSymmetric(call, what, ivars, n * sizeof(T));
 }
 

@@ -74,7 +74,7 @@ void signalOnly(const char* call, uint64_t* sig, uint64_t signal, int sig_op, in
   if (GSHMEM_UNLIKELY(reinterpret_cast<uintptr_t>(sig) % 8)) errorMisaligned(call, sig, 8);
   if (GSHMEM_UNLIKELY(sig_op != kSignalSet && sig_op != kSignalAdd)) errorBadSignalOp(call, sig_op);
   RemoteAddr rs;
-  auto* s = reinterpret_cast<uint64_t*>(resolve(call, "sig_addr", sig, 8, wpe, &rs));
+  auto* s = reinterpret_cast<uint64_t*>(userResolve(call, "sig_addr", sig, 8, wpe, &rs));
   if (s == nullptr) {
     offAmo(call, rs, sig_op == kSignalSet ? AmoOp::Set : AmoOp::Add, 8, signal, 0);
   } else if (sig_op == kSignalSet) {

@@ -106,7 +106,7 @@ void errorNotSymmetric(const char* call, const char* what, const void* addr, std
   fatal(call,
         "%s %p (+%zu bytes) is not in a symmetric region (heap [%p, %p), data [%p, %p)); allocate it with "
         "shmem_malloc or make it a global/static variable",
-        what, addr, len, static_cast<const void*>(h), static_cast<const void*>(h + g_rt.size[kRegionHeap]),
+        what, addr, len, static_cast<const void*>(h), static_cast<const void*>(h + controlOffset()),
         static_cast<const void*>(d), static_cast<const void*>(d + g_rt.size[kRegionData]));
 }
 

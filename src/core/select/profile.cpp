@@ -7,6 +7,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/config.hpp"
+#include "base/log.hpp"
+
 namespace gshmem {
 
 namespace {
@@ -149,11 +152,9 @@ Status profileParse(std::istream& in, const std::string& name, Profile* out, std
 }
 
 Status profileLoad(const std::string& path, Profile* out, std::string* err) {
-  std::ifstream in(path);
-  if (!in) {
-    *err = path + ": cannot open: " + strerror(errno);
-    return Status::SystemError;
-  }
+  std::string text;
+  GSHMEM_CHECK(fileReadBounded(path, kProfileMaxBytes, "the profile", &text, err));
+  std::istringstream in(text);
   return profileParse(in, path, out, err);
 }
 

@@ -9,6 +9,7 @@
 // of one (protocol, mempair, direction, path_class) must cover [0, inf) in order without gaps.
 #pragma once
 
+#include <cstddef>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -36,6 +37,9 @@ struct Profile {
   /// The model for this key, or nullptr.
   const ProfileModel* find(ProtocolId p, MemPair m, Direction d, PathType cls) const;
 };
+
+/// Bytes of a profile file read at most (a calibrated profile is a few KiB).
+constexpr std::size_t kProfileMaxBytes = std::size_t(4) << 20;
 
 /// Parse a profile from @p in. @p name is used in messages ("name:line: what").
 /// @return Ok, or InvalidArgument with *err = "<name>:<line>: <what>" (first problem only); *out set on success.

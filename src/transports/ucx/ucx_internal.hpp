@@ -21,6 +21,9 @@
 namespace gshmem {
 namespace ucxt {
 
+/// Limit UCX_NET_DEVICES to the job's interface and the RDMA ports unless the user set it (ucx_net.cpp).
+void netDevicesRestrict(ucp_config_t* cfg);
+
 constexpr int kMaxRegions = 4;
 constexpr int kThreadMultiple = 3;  // SHMEM_THREAD_MULTIPLE
 

@@ -118,6 +118,7 @@ Status UcxTransport::createWorker() {
   setenv("UCX_TCP_TX_SEG_SIZE", "64K", 0);
   GSHMEM_UCS_CHECK(ucp_config_read(nullptr, nullptr, &cfg));
   (void)applyConfig(cfg);
+  netDevicesRestrict(cfg);
   ucp_params_t cp{};
   cp.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS;
   cp.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_AM;
