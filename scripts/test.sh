@@ -44,6 +44,11 @@ for log in "${logs[@]}"; do
   read -r lp lf ls lt < <(ctest_counts "$log")
   p=$((p + lp)) f=$((f + lf)) s=$((s + ls))
   parts+=("$(basename "$(dirname "$log")"): $lp/$lf/$ls")
+  # The failed tests again at the end, where a shortened log still shows them.
+  if [[ "$lf" -gt 0 ]]; then
+    echo "==> failed in $(basename "$(dirname "$log")"):"
+    sed -n '/The following tests FAILED:/,/^Errors while running/p' "$log" | grep -E '^[[:space:]]*[0-9]+ - ' || true
+  fi
 done
 echo "==> tests: $p passed, $f failed, $s skipped (passed/failed/skipped per job: ${parts[*]}); exit status $status"
 exit "$status"

@@ -135,12 +135,12 @@ int shmem_n_pes(void) { return gshmem::g_rt.n_pes; }
 int shmem_pe_accessible(int pe) { return gshmem::peAccessible(pe) ? 1 : 0; }
 int shmem_addr_accessible(const void* addr, int pe) { return gshmem::addrAccessible(addr, pe) ? 1 : 0; }
 
-void* shmem_ptr(const void* dest, int pe) { return gshmem::ptrOf(dest, pe); }
+void* shmem_ptr(const void* dest, int pe) { return gshmem::userPtrOf(dest, pe); }
 
 void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe) {
   team = gshmem::teamCheck("shmem_team_ptr", team);
   if (pe < 0 || pe >= team->size) gshmem::errorBadPe("shmem_team_ptr", pe, team->size);
-  return gshmem::ptrOf(dest, team->worldPe(pe));
+  return gshmem::userPtrOf(dest, team->worldPe(pe));
 }
 
 void shmem_info_get_version(int* major, int* minor) {

@@ -45,7 +45,7 @@ void groupSync(const Group& g);
 /// locally, so this keeps their misuse errors those of the put/get-based ones.
 inline void checkSymmetric(const Group& g, const char* what, const void* p, std::size_t bytes) {
   std::size_t off;
-  if (GSHMEM_UNLIKELY(regionOf(p, bytes, &off) < 0)) errorNotSymmetric(g.call, what, p, bytes);
+  if (GSHMEM_UNLIKELY(userRegionOf(p, bytes, &off) < 0)) errorNotSymmetric(g.call, what, p, bytes);
 }
 /// Fatal unless 0 <= root < g.size.
 void checkRoot(const Group& g, int root);

@@ -24,7 +24,10 @@ int runtimeThreadLevel();
 [[noreturn]] void globalExit(int status);
 /// Address usable here for symmetric `addr` on world `pe`, or nullptr if it cannot be loaded/stored directly.
 void* ptrOf(const void* addr, int pe);
+/// As ptrOf over the user range (shmem_ptr): nullptr for the heap's control area, which is the runtime's.
+void* userPtrOf(const void* addr, int pe);
 bool peAccessible(int pe);
+/// shmem_addr_accessible: `addr` is in the user range of a symmetric region and `pe` is reachable.
 bool addrAccessible(const void* addr, int pe);
 
 // ---- symmetric heap (memory/heap.cpp); all collective over the world, with a barrier, as the spec requires

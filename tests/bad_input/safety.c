@@ -1,7 +1,8 @@
 /* Runtime safety against bad addresses, one case per run (argv[1]); PE 1 makes the bad call at PE 0.
  *  - local buffers that are not memory: the job ends with the call's one-line error, not a signal;
  *  - a crash of the program itself, outside gshmem, still ends it by the signal, as without gshmem;
- *  - the runtime's control area just past the last allocatable heap byte is not symmetric to user calls.
+ *  - the runtime's control area just past the last allocatable heap byte is not symmetric to user calls
+ *    (RMA, AMO, signals, waits, collectives, shmem_ptr, shmem_addr_accessible).
  * The heap's user part starts at a 1 GiB-aligned base and is GSHMEM_SYMMETRIC_SIZE long (1 MiB in these tests):
  * heapEnd() is the first byte past it. A case that must fail prints "the bad call returned" if it does not. */
 #include <shmem.h>
@@ -31,7 +32,13 @@ static int run(const char* c, long* heap, uint64_t* sig, char* end) {
   else if (!strcmp(c, "amo_control")) shmem_long_atomic_add((long*)end, 1, 0);
   else if (!strcmp(c, "signal_control")) shmem_putmem_signal(heap, &v, 8, (uint64_t*)end, 1, SHMEM_SIGNAL_SET, 0);
   else if (!strcmp(c, "test_control")) (void)shmem_long_test((long*)end, SHMEM_CMP_EQ, 0);
-  else if (!strcmp(c, "put_last_byte")) {
+  else if (!strcmp(c, "bcast_control")) shmem_broadcastmem(SHMEM_TEAM_WORLD, end, heap, 8, 0);
+  else if (!strcmp(c, "ptr_control")) { /* shmem_ptr and shmem_addr_accessible see only the user range */
+    const int ok = shmem_ptr(end, 0) == NULL && !shmem_addr_accessible(end, 0) && shmem_ptr(end - 8, 0) != NULL &&
+                   shmem_addr_accessible(end - 8, 0);
+    printf("safety: PE 1: %s: %s\n", c, ok ? "SUCCESS" : "FAILURE");
+    return ok ? 0 : 1;
+  } else if (!strcmp(c, "put_last_byte")) {
     shmem_putmem(end - sizeof v, &v, sizeof v, 0); /* the last allocatable bytes stay reachable */
     return 0;
   } else {

@@ -18,7 +18,8 @@ foreach(_c "put_bad_source|gshmem: PE 1: shmem_putmem: local source 0x1[0-9a-f][
            "get_control|gshmem: PE 1: shmem_getmem: source ${_hex} \\(\\+8 bytes\\) ${_not_sym}"
            "amo_control|gshmem: PE 1: shmem_long_atomic_add: dest ${_hex} \\(\\+8 bytes\\) ${_not_sym}"
            "signal_control|gshmem: PE 1: shmem_putmem_signal: sig_addr ${_hex} \\(\\+8 bytes\\) ${_not_sym}"
-           "test_control|gshmem: PE 1: shmem_long_test: ivar ${_hex} \\(\\+8 bytes\\) ${_not_sym}")
+           "test_control|gshmem: PE 1: shmem_long_test: ivar ${_hex} \\(\\+8 bytes\\) ${_not_sym}"
+           "bcast_control|gshmem: PE 1: shmem_broadcastmem: dest ${_hex} \\(\\+8 bytes\\) ${_not_sym}")
   string(REPLACE "|" ";" _parts "${_c}")
   list(GET _parts 0 _case)
   list(GET _parts 1 _regex)
@@ -30,6 +31,11 @@ endforeach()
 # The last allocatable bytes: reachable, and written.
 gshmem_mpiexec_command(_cmd 2 $<TARGET_FILE:bad_safety> put_last_byte)
 gshmem_add_expect_test(bad_safety.put_last_byte COMMAND ${_cmd} EXPECT_RC zero REGEX "safety: PE 0: put_last_byte: SUCCESS"
+                       REJECT_REGEX "FAILURE|gshmem: PE" TIMEOUT 60 LABELS "mpi;bad_input" PROCESSORS 2
+                       ENVIRONMENT "${_safety_env}")
+# shmem_ptr and shmem_addr_accessible refuse the control area and accept the last user bytes.
+gshmem_mpiexec_command(_cmd 2 $<TARGET_FILE:bad_safety> ptr_control)
+gshmem_add_expect_test(bad_safety.ptr_control COMMAND ${_cmd} EXPECT_RC zero REGEX "safety: PE 1: ptr_control: SUCCESS"
                        REJECT_REGEX "FAILURE|gshmem: PE" TIMEOUT 60 LABELS "mpi;bad_input" PROCESSORS 2
                        ENVIRONMENT "${_safety_env}")
 # The program's own crash, outside any gshmem call, is a signal as before: no gshmem line.

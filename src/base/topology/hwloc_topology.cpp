@@ -222,9 +222,12 @@ Status topologyLoad(const TopologySource& src, Topology* out) {
   }
   const char* what = src.xmlPath.empty() ? "the live machine" : src.xmlPath.c_str();
   std::string why;
-  if (!src.xmlPath.empty() && isError(fileCheckBounded(src.xmlPath, kTopologyXmlMaxBytes, "topology XML", &why))) {
-    GSHMEM_LOG_WARN(INIT, "topology: %s", why.c_str());
-    return Status::InvalidArgument;
+  if (!src.xmlPath.empty()) {
+    const Status checked = fileCheckBounded(src.xmlPath, kTopologyXmlMaxBytes, "topology XML", &why);
+    if (isError(checked)) {
+      GSHMEM_LOG_WARN(INIT, "topology: %s", why.c_str());
+      return checked;  // SystemError when it cannot be opened, InvalidArgument when it is not a file or too big
+    }
   }
   if (!src.xmlPath.empty() && hwloc_topology_set_xml(raw, src.xmlPath.c_str()) != 0) {
     GSHMEM_LOG_WARN(INIT, "topology: hwloc cannot use XML file %s: %s", what, std::strerror(errno));

@@ -87,15 +87,20 @@ void globalExit(int status) {
   _exit(status);
 }
 
-void* ptrOf(const void* addr, int pe) {
+namespace {
+void* ptrIn(const void* addr, int pe, bool user) {
   if (!g_rt.peers || static_cast<unsigned>(pe) >= static_cast<unsigned>(g_rt.n_pes)) return nullptr;
   std::size_t off;
-  int r = regionOf(addr, 1, &off);
+  int r = user ? userRegionOf(addr, 1, &off) : regionOf(addr, 1, &off);
   if (r < 0 && (device::owns(addr) || device::registeredOffset(addr, 1, &off)))  // the peer's device heap as
     return device::backendPeerPtr(pe, static_cast<const char*>(addr) - device::g_region.base);  // mapped here
   if (r < 0 || !g_rt.peers[pe].base[r]) return nullptr;
   return g_rt.peers[pe].base[r] + off;
 }
+}  // namespace
+
+void* ptrOf(const void* addr, int pe) { return ptrIn(addr, pe, false); }
+void* userPtrOf(const void* addr, int pe) { return ptrIn(addr, pe, true); }
 
 bool peAccessible(int pe) {
   return g_rt.peers && static_cast<unsigned>(pe) < static_cast<unsigned>(g_rt.n_pes) &&
@@ -105,7 +110,7 @@ bool peAccessible(int pe) {
 bool addrAccessible(const void* addr, int pe) {
   if (!peAccessible(pe)) return false;
   std::size_t off;
-  return regionOf(addr, 1, &off) >= 0;
+  return userRegionOf(addr, 1, &off) >= 0;
 }
 
 }  // namespace gshmem

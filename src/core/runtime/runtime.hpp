@@ -213,6 +213,24 @@ __attribute__((always_inline)) inline int regionOf(const void* addr, std::size_t
   return -1;
 }
 
+/// Which symmetric region holds [addr, addr+len) as the user's calls see it, and the offset in it; -1 if none. The
+/// heap's control area (its last g_rt.control_bytes) belongs to the runtime and is outside every user range, so a
+/// user RMA, AMO, signal or wait on it gets the same "not symmetric" error as any other bad address.
+__attribute__((always_inline)) inline int userRegionOf(const void* addr, std::size_t len, std::size_t* off) {
+  const std::size_t heap = g_rt.size[kRegionHeap] - g_rt.control_bytes;
+  std::size_t o = reinterpret_cast<uintptr_t>(addr) - reinterpret_cast<uintptr_t>(g_rt.base[kRegionHeap]);
+  if (o < heap && len <= heap - o) {
+    *off = o;
+    return kRegionHeap;
+  }
+  o = reinterpret_cast<uintptr_t>(addr) - reinterpret_cast<uintptr_t>(g_rt.base[kRegionData]);
+  if (o < g_rt.size[kRegionData] && len <= g_rt.size[kRegionData] - o) {
+    *off = o;
+    return kRegionData;
+  }
+  return -1;
+}
+
 // The device (GPU) symmetric heap is region kRegionDevice. It is never in the host peer table
 // (its mapped peer pointers are device addresses, unusable by memcpy): host addresses resolve exactly as before,
 // and only an address outside the host regions takes the out-of-line resolveCold(), which returns nullptr with

@@ -331,11 +331,17 @@ void poll(const char* call, WaitWatch* w) {
   if (now < w->next_ns) return;
   w->next_ns = now + 100000000ull;  // then every 100 ms at most
   std::vector<int> silent;
-  for (int pe = 0; pe < static_cast<int>(d->lines.size()); ++pe)
-    if (d->silent_ns[pe].load(std::memory_order_relaxed) >= d->timeout_ns) silent.push_back(pe);
+  uint64_t quietest = 0;
+  for (int pe = 0; pe < static_cast<int>(d->lines.size()); ++pe) {
+    const uint64_t s = d->silent_ns[pe].load(std::memory_order_relaxed);
+    if (s >= d->timeout_ns) silent.push_back(pe);
+    quietest = s > quietest ? s : quietest;
+  }
   if (!silent.empty()) reportSilent(call, silent);
+  // The hook reads other PEs' state, remotely where they are not mapped: only when every PE was heard from within
+  // half the timeout, so a PE that is going silent is named by reportSilent, not waited on by the hook.
   StuckHook hook = g_stuck_hook.load(std::memory_order_acquire);
-  if (hook && now - w->start_ns >= d->timeout_ns) hook(call, now - w->start_ns);
+  if (hook && now - w->start_ns >= d->timeout_ns && quietest < d->timeout_ns / 2) hook(call, now - w->start_ns);
 }
 
 }  // namespace gshmem::liveness
