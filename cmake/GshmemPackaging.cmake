@@ -2,8 +2,8 @@
 #   cpack -G DEB      in the build directory: one Debian package per install component, plus -dbgsym packages
 #   cpack -G TGZ      one archive of the whole installation
 # Debian packages (prefix /usr):
-#   libgshmem<soversion>  runtime: libgshmem.so.<soversion>, LICENSE. With CUDA the library links libcudart, so
-#                         the package depends on the CUDA runtime package (cuda-cudart-<major>-<minor>)
+#   libgshmem<soversion>  runtime: libgshmem.so.<soversion>, LICENSE. With CUDA the library carries the CUDA
+#                         runtime (linked statically) and needs no CUDA package: it runs on nodes without one
 #   libgshmem-dev         devel: headers, the libgshmem.so link, gshmemcc/gshmemc++, CMake and pkg-config files,
 #                         man pages gshmemcc(1), gshmemc++(1), gshmem(7), README.md and docs/*.md
 #   gshmem-tools          tools: gshmem-info, gshmem-calibrate and their man pages, and the install rules without a
@@ -104,11 +104,9 @@ if(_gshmem_mpi_dev)
   set(CPACK_DEBIAN_DEVEL_PACKAGE_DEPENDS "${_gshmem_mpi_dev}")
 endif()
 if(GSHMEM_HAVE_CUDA AND CUDAToolkit_VERSION_MAJOR)
-  # libcudart comes from NVIDIA's packages, which dpkg-shlibdeps does not know: the library, the tools and the
-  # examples (all linked with it) name the package.
+  # libcudart comes from NVIDIA's packages, which dpkg-shlibdeps does not know. The library and the tools carry
+  # the runtime statically; the GPU examples link the shared one and name its package.
   set(_gshmem_cudart "cuda-cudart-${CUDAToolkit_VERSION_MAJOR}-${CUDAToolkit_VERSION_MINOR}")
-  set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS ${_gshmem_cudart})
-  string(APPEND CPACK_DEBIAN_TOOLS_GROUP_PACKAGE_DEPENDS ", ${_gshmem_cudart}")
   set(CPACK_DEBIAN_APPS_PACKAGE_DEPENDS ${_gshmem_cudart})
 endif()
 
