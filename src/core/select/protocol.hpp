@@ -20,14 +20,30 @@ enum class MemPair : int { HostHost = 0, HostDev = 1, DevHost = 2, DevDev = 3 };
 inline constexpr int kNumMemPairs = 4;
 
 /// How this PE reaches one peer, as decided at init from the topology.
-/// For host memory only sameNode matters; for device memory, path is the GPU-GPU class (topology.hpp).
+/// For host memory only sameNode matters; for device memory, path is the GPU-GPU class (topology.hpp). For a peer
+/// on another node, nicLocal and nicRemote are the classes between each side's GPU and the NIC it uses
+/// (Topology::nearestNic): a NIC moves GPU memory directly only through a PCIe switch (PIX, PXB).
 struct PeerPath {
   PathType path = PathType::Node;  ///< GPU-GPU class; Net for another node; Node for host-only peers on the node
   bool sameNode = true;
-  bool p2p = false;  ///< the peer's device memory can be mapped here (CUDA IPC / P2P)
+  bool p2p = false;                    ///< the peer's device memory can be mapped here (CUDA IPC / P2P)
+  PathType nicLocal = PathType::Sys;   ///< this PE's GPU to its NIC; Sys when unknown or there is none
+  PathType nicRemote = PathType::Sys;  ///< the peer's GPU to its NIC; Sys when unknown or there is none
 
-  bool operator==(const PeerPath& o) const { return path == o.path && sameNode == o.sameNode && p2p == o.p2p; }
+  bool operator==(const PeerPath& o) const {
+    return path == o.path && sameNode == o.sameNode && p2p == o.p2p && nicLocal == o.nicLocal &&
+           nicRemote == o.nicRemote;
+  }
 };
+
+/// Whether a NIC can read and write a GPU's memory directly across a GPU-NIC path of class @p c: the two share a
+/// PCIe switch (PIX) or a switch hierarchy (PXB). Through a host bridge (PHB and beyond) peer-to-peer reads are
+/// slow or refused by the root complex, so the NIC-direct protocol is not eligible there (as NCCL decides
+/// GPUDirect RDMA by default).
+inline bool nicDirectClass(PathType c) { return c == PathType::Pix || c == PathType::Pxb; }
+/// The class between GPU @p gpu of @p t and the NIC it uses (Topology::nearestNic); Sys when @p gpu is out of range
+/// or the node has no NIC.
+PathType gpuNicClass(const Topology& t, int gpu);
 
 /// The PeerPath of a peer when only host memory exists (today's build): Node on the node, Net elsewhere.
 inline PeerPath peerPathHost(bool sameNode) {
@@ -41,7 +57,7 @@ inline PathType modelClass(const PeerPath& p, MemPair m) {
   return p.path;
 }
 
-enum class ProtocolId : int { Shm = 0, Ucx, P2pCe, P2pSm, Staged, Count, None = -1 };
+enum class ProtocolId : int { Shm = 0, Ucx, P2pCe, P2pSm, Staged, NicDirect, Count, None = -1 };
 inline constexpr int kNumProtocols = static_cast<int>(ProtocolId::Count);
 
 /// One protocol. Functions are pure (no state, no I/O); safe from any thread.
@@ -52,9 +68,12 @@ struct ProtocolDesc {
   /// Whether the protocol can move memory of kinds @p m to or from a peer reached through @p p (it must also be
   /// available in this run; see SelectorConfig::available).
   bool (*reaches)(const PeerPath& p, MemPair m);
-  /// Conservative default model for class @p cls (modelClass()), memory pair and direction. @p origin gets a
-  /// short text saying where the numbers come from.
-  LinkModel (*defaults)(PathType cls, MemPair m, Direction d, const char** origin);
+  /// Conservative default model for peer @p p, its class @p cls (modelClass()), memory pair and direction.
+  /// @p origin gets a short text saying where the numbers come from.
+  LinkModel (*defaults)(const PeerPath& p, PathType cls, MemPair m, Direction d, const char** origin);
+  /// Whether this build has a transport that runs the protocol. A protocol without one is still modelled (so the
+  /// decision is visible and tested) but is never available at run time.
+  bool built;
 };
 
 /// Every protocol, indexed by ProtocolId.
@@ -63,7 +82,7 @@ inline const ProtocolDesc& protocolDesc(ProtocolId id) { return protocolTable()[
 inline const char* protocolName(ProtocolId id) { return id == ProtocolId::None ? "none" : protocolDesc(id).name; }
 /// @return ProtocolId::None when @p name is not a protocol.
 ProtocolId protocolByName(const std::string& name);
-/// "shm, ucx, p2p_ce, p2p_sm, staged", for error messages.
+/// "shm, ucx, p2p_ce, p2p_sm, staged, nic_direct", for error messages.
 std::string protocolNames();
 
 const char* directionName(Direction d);  ///< "put" / "get"

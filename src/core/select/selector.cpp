@@ -39,8 +39,9 @@ std::string rangeText(uint64_t lo, uint64_t hi) { return selectFormatSize(lo) + 
 std::string peerText(const PeerPath& p) {
   std::string s = pathName(p.path);
   s += p.sameNode ? " (same node" : " (other node";
-  s += p.p2p ? ", p2p)" : ", no p2p)";
-  return s;
+  s += p.p2p ? ", p2p" : ", no p2p";
+  if (!p.sameNode) s += std::string(", GPU-NIC ") + pathName(p.nicLocal) + "/" + pathName(p.nicRemote);
+  return s + ")";
 }
 
 }  // namespace
@@ -127,7 +128,7 @@ BoundProtocol Selector::model(const PeerPath& peer, MemPair m, ProtocolId id) co
       b.source[d] = Source::Profile;
       b.origin[d] = "profile";
     } else {
-      b.model[d] = PiecewiseModel::single(protocolDesc(id).defaults(cls, m, static_cast<Direction>(d), &b.origin[d]));
+      b.model[d] = PiecewiseModel::single(protocolDesc(id).defaults(peer, cls, m, static_cast<Direction>(d), &b.origin[d]));
       b.source[d] = Source::Default;
     }
   }
@@ -187,7 +188,7 @@ ProtocolId Selector::choose(const PeerPath& peer, MemPair m, Direction d, uint64
 Status selectorCreate(const SelectParams& p, const bool (&available)[kNumProtocols], const std::vector<PeerPath>& peers,
                       std::unique_ptr<Selector>* out, std::string* err) {
   SelectorConfig cfg;
-  std::copy(available, available + kNumProtocols, cfg.available);
+  for (int id = 0; id < kNumProtocols; ++id) cfg.available[id] = available[id] && protocolTable()[id].built;
   GSHMEM_CHECK(selectorConfigLoad(p, &cfg, err));
   auto sel = std::make_unique<Selector>(std::move(cfg));
   for (const PeerPath& peer : peers) {

@@ -88,15 +88,18 @@ class Selector {
   const SelectorConfig& config() const { return cfg_; }
 
  private:
-  static int key(const PeerPath& p) { return static_cast<int>(p.path) * 4 + (p.sameNode ? 2 : 0) + (p.p2p ? 1 : 0); }
-  static constexpr int kNumKeys = 8 * 4;
+  static int key(const PeerPath& p) {
+    int k = static_cast<int>(p.path) * 4 + (p.sameNode ? 2 : 0) + (p.p2p ? 1 : 0);
+    return (k * 8 + static_cast<int>(p.nicLocal)) * 8 + static_cast<int>(p.nicRemote);
+  }
+  static constexpr int kNumKeys = 8 * 4 * 8 * 8;
   SelectorConfig cfg_;
   std::vector<DecisionTable> tables_;
   int index_[kNumKeys];  ///< key -> index in tables_, or -1
 };
 
 /// Init-time entry point for the runtime: load the configuration from @p p (profile file, GSHMEM_PATH,
-/// GSHMEM_TUNE), mark @p available protocols, build the table of every distinct path in @p peers (one per PE),
+/// GSHMEM_TUNE), mark @p available protocols (those this build has a transport for: ProtocolDesc::built), build the table of every distinct path in @p peers (one per PE),
 /// and log the decision once per path at INFO. *out is set only on success.
 /// @return InvalidArgument / SystemError with *err naming the variable, or the profile file and line.
 [[nodiscard]] Status selectorCreate(const SelectParams& p, const bool (&available)[kNumProtocols],
