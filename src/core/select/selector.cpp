@@ -128,7 +128,8 @@ BoundProtocol Selector::model(const PeerPath& peer, MemPair m, ProtocolId id) co
       b.source[d] = Source::Profile;
       b.origin[d] = "profile";
     } else {
-      b.model[d] = PiecewiseModel::single(protocolDesc(id).defaults(peer, cls, m, static_cast<Direction>(d), &b.origin[d]));
+      const Direction dir = static_cast<Direction>(d);
+      b.model[d] = PiecewiseModel::single(protocolDesc(id).defaults(peer, cls, m, dir, &b.origin[d]));
       b.source[d] = Source::Default;
     }
   }

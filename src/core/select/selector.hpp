@@ -100,7 +100,8 @@ class Selector {
 
 /// Init-time entry point for the runtime: load the configuration from @p p (profile file, GSHMEM_PATH,
 /// GSHMEM_TUNE), mark @p available protocols (those this build has a transport for: ProtocolDesc::built), build
-/// the table of every distinct path in @p peers (one per PE), and log the decision once per path at INFO. *out is set only on success.
+/// the table of every distinct path in @p peers (one per PE), and log the decision once per path at INFO. *out is
+/// set only on success.
 /// @return InvalidArgument / SystemError with *err naming the variable, or the profile file and line.
 [[nodiscard]] Status selectorCreate(const SelectParams& p, const bool (&available)[kNumProtocols],
                                     const std::vector<PeerPath>& peers, std::unique_ptr<Selector>* out,
