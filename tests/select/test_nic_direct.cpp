@@ -1,6 +1,7 @@
 // The NIC-direct protocol in the selector: between nodes, device memory may go NIC-direct only where the GPU and its
 // NIC share a PCIe switch (PIX, PXB), read and write ends are modelled apart, and a build without a NIC-direct
 // transport never offers it at run time. The GPU-NIC classes come from hwloc XML fixtures of real server layouts.
+#include <gshmem/version.h>
 #include <gtest/gtest.h>
 
 #include <string>
