@@ -266,8 +266,9 @@ int run(const char* call, const Coll& k, dev::CollKind kind, void* d, const void
     directKernel<Op, T><<<parts, kThreads, 0, st>>>(h, nextEpoch(h), reinterpret_cast<T*>(dc),
                                                     reinterpret_cast<const T*>(sc), c / sizeof(T),
                                                     kind == dev::kCollReducescatter ? 1 : 0, ci);
-  } else if (world && kind == dev::kCollReduce && params().DEVICE_COLL_PIPELINE) {
-    // Sub-slots of at least 8 KiB: a part's piece of a slot holds two.
+  } else if (world && kind == dev::kCollReduce && params().DEVICE_COLL_PIPELINE && slot >= (16 << 10)) {
+    // Sub-slots of at least 8 KiB: a part's piece of a slot holds two (a slot under 16 KiB, at many PEs, has no
+    // part: the general path below serves it).
     const unsigned parts = std::min({blocksFor(bytes), static_cast<unsigned>(slot / (16 << 10)),
                                      residentCap<pipeKernel<Op, T>>()});
     pipeKernel<Op, T><<<parts, kThreads, 0, st>>>(h, nextEpoch(h), reinterpret_cast<T*>(dc),
