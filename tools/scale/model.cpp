@@ -58,6 +58,8 @@ void memoryRuntime(const Config& c, Builder& b, double* total) {
         bytesText(double(mailboxBytes(n))), "runtime.hpp: mailboxBytes, mailboxSlotBytes, mailboxPayload");
   b.row("Control area: team boards", bytesText(double(teamBoardBytes(n))),
         "runtime.hpp: teamBoardBytes (kTeamBoards x n_pes x kTeamBoardEntry)", "reserved on every PE");
+  b.row("Control area: wait line + heartbeat line", bytesText(double(kWaitLineBytes + liveness::kBeatBytes)),
+        "runtime.hpp: kWaitLineBytes; liveness.hpp: kBeatBytes", "fixed");
   b.row("**Control area total** (in the symmetric heap, on top of GSHMEM_SYMMETRIC_SIZE)", bytesText(ctrl),
         "runtime.hpp: controlBytes", "upper bound: resident once touched (mailbox slots: by collectives)");
   const double peer_rt = double(n) * (sizeof(PeerEntry) + sizeof(int) + sizeof(std::string) + sizeof(PeerPath));
