@@ -69,6 +69,8 @@ void sendRemote(const char* call, int pe, char* slot, uint64_t k, const void* he
 
 std::size_t capacity() { return mailboxPayload(g_rt.n_pes); }
 
+std::size_t bytesPerPeer() { return 3 * sizeof(decltype(Counters::sent)::value_type); }  // sent, received, acked
+
 bool usable() { return g_rt.thread_level < SHMEM_THREAD_MULTIPLE; }
 
 void send(const char* call, int pe, uint32_t sig, const void* head, std::size_t hn, const void* body,

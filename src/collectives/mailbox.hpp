@@ -24,6 +24,8 @@ namespace gshmem::coll::mailbox {
 
 /// Payload bytes one message may carry; the same on every PE.
 std::size_t capacity();
+/// Heap bytes of this process's per-peer sequence counters, per world PE (for the scale model).
+std::size_t bytesPerPeer();
 /// False when channels may be used by several threads at once (SHMEM_THREAD_MULTIPLE).
 bool usable();
 /// Post one message to world PE `pe`: `hn` bytes from `head`, then `bn` bytes from `body` (hn + bn <=

@@ -232,8 +232,7 @@ void begin(Bootstrap& bs, long timeout_s) {
   d->timeout_s = timeout_s;
   d->timeout_ns = uint64_t(timeout_s) * 1000000000ull;
   // 20 beats per timeout, between 50 and 250 ms apart: a stopped PE is found within about a period of the timeout.
-  uint64_t period = d->timeout_ns / 20;
-  d->period_ns = period < 50000000ull ? 50000000ull : (period > 250000000ull ? 250000000ull : period);
+  d->period_ns = heartbeatPeriodNs(timeout_s);
   d->max_step_ns = d->timeout_ns / 4 > 2 * d->period_ns ? d->timeout_ns / 4 : 2 * d->period_ns;
   d->phase.store("liveness", std::memory_order_release);
   // The first beat goes out now, from the init thread: a peer that stops before its watchdog thread first runs is
@@ -342,6 +341,12 @@ void poll(const char* call, WaitWatch* w) {
   // half the timeout, so a PE that is going silent is named by reportSilent, not waited on by the hook.
   StuckHook hook = g_stuck_hook.load(std::memory_order_acquire);
   if (hook && now - w->start_ns >= d->timeout_ns && quietest < d->timeout_ns / 2) hook(call, now - w->start_ns);
+}
+
+std::size_t bytesPerPeer() {
+  // Watchdog::lines, net_count, silent_ns, run()'s `last`; net_seen is one bit per PE (not counted).
+  return sizeof(BeatLine*) + sizeof(uint64_t) + sizeof(std::atomic<uint64_t>) + sizeof(uint64_t) +
+         NetBeats::bytesPerPeer();
 }
 
 }  // namespace gshmem::liveness

@@ -21,6 +21,17 @@ constexpr std::size_t kBeatBytes = 64;
 /// waitFor calls poll() once every kPollStride polls (a power of two): no clock read on the other polls.
 constexpr unsigned kPollStride = 64;
 
+/// The watchdog's tick for GSHMEM_TIMEOUT = `timeout_s` (> 0): 20 beats per timeout, clamped to 50..250 ms. Each
+/// tick sends one heartbeat to every peer watched over the network and drains the datagrams that arrived.
+inline uint64_t heartbeatPeriodNs(long timeout_s) {
+  const uint64_t period = uint64_t(timeout_s) * 1000000000ull / 20;
+  return period < 50000000ull ? 50000000ull : (period > 250000000ull ? 250000000ull : period);
+}
+
+/// Heap bytes the watchdog holds per PE of the job (its per-PE vectors and NetBeats' tables, elements only: no
+/// container headers or allocator overhead). For the scale model (tools/gshmem-scale-model).
+std::size_t bytesPerPeer();
+
 /// Per-wait state, on the waiter's stack. Zero-initialized: the first poll() stamps the start.
 struct WaitWatch {
   unsigned polls = 0;

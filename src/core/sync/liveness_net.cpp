@@ -25,7 +25,7 @@ namespace gshmem::liveness {
 
 namespace {
 
-constexpr int kMaxAddrs = 4;
+constexpr int kMaxAddrs = kMaxBeatAddrs;
 constexpr long kGreetWaitMs = 1000;   ///< the longest wait for the peers' first beats, once all have sent theirs
 constexpr long kGreetResendMs = 100;  ///< a lost greeting is sent again this often
 
@@ -44,7 +44,7 @@ struct Beat {  // one datagram
   uint64_t count;
   uint64_t mac;  ///< NetBeats::mac(secret, from, to, count)
 };
-static_assert(sizeof(Beat) == 24, "Beat is sent as raw bytes");
+static_assert(sizeof(Beat) == kBeatDatagramBytes, "Beat is sent as raw bytes");
 
 /// Up to kMaxAddrs IPv4 addresses of this host's up, non-loopback interfaces.
 int hostAddrs(uint32_t* out) {
@@ -197,6 +197,8 @@ Status NetBeats::setup(Bootstrap& bs, const std::vector<bool>& remote) {
   }
   return Status::Ok;
 }
+
+std::size_t NetBeats::bytesPerPeer() { return sizeof(Peer) + kMaxAddrs * sizeof(uint32_t) + sizeof(Proc); }
 
 void NetBeats::unwatch(int pe) { peers_[pe] = Peer{}; }
 

@@ -11,6 +11,7 @@
 // datagram whose hash does not match is dropped, so a stranger can neither keep a silent PE alive nor inject one.
 // The sockets are bound to the addresses told to the peers, not to every address of the host.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -18,6 +19,11 @@
 #include "base/status.hpp"
 
 namespace gshmem::liveness {
+
+/// Bytes of one heartbeat datagram's payload (from, to, count, MAC); no IP/UDP headers.
+constexpr std::size_t kBeatDatagramBytes = 24;
+/// Most IPv4 addresses a PE advertises: a beat goes to every advertised address of every remote peer.
+constexpr int kMaxBeatAddrs = 4;
 
 class NetBeats {
  public:
@@ -49,6 +55,8 @@ class NetBeats {
     int32_t pid = 0;
   };
   const Proc& proc(int pe) const { return procs_[pe]; }
+  /// Heap bytes per PE of the job in this object's tables (Peer with kMaxBeatAddrs addresses, Proc), elements only.
+  static std::size_t bytesPerPeer();
   /// The MAC of a beat from `from` to `to` with `count` under `key` (exposed for the forged-datagram test).
   static uint64_t mac(const uint64_t key[2], uint32_t from, uint32_t to, uint64_t count);
 

@@ -31,7 +31,6 @@ namespace gshmem {
 namespace {
 
 constexpr int kLockPe = 0;  ///< the PE whose copy of a lock holds the queue's tail
-constexpr int kTreeRadix = 8;            ///< children per node of the barrier tree; cells 0..7 take arrivals
 constexpr int kReleaseCell = kTreeRadix; ///< cell the parent writes to release this PE
 constexpr int kOddCells = 16;            ///< odd epochs use cells 16..24 (the mirrored tree)
 constexpr int kCounterCell = 25;         ///< counter barrier: arrivals, in member 0's slot
@@ -77,8 +76,6 @@ inline uint32_t nodeLoad(const uint32_t* node) { return __atomic_load_n(node, __
 
 namespace {
 
-enum SyncAlgo { kSyncTree = 0, kSyncDissemination = 1, kSyncCounter = 2 };
-
 /// GSHMEM_BARRIER forces one (counter only where every member is mapped). Auto: counter when every member's heap
 /// is mapped here and some machine is crowded (see the top of the file); then tree
 /// when every member's heap is mapped here (one cache-line round trip per barrier), and with a member reached
@@ -90,12 +87,7 @@ enum SyncAlgo { kSyncTree = 0, kSyncDissemination = 1, kSyncCounter = 2 };
 /// where the tree pays two) and above one level. Every member decides alike: "mapped" is the same-node relation
 /// (or nobody is mapped, under GSHMEM_TRANSPORTS=ucx).
 int chooseSyncAlgo(const gshmem_team* t) {
-  const bool mapped = !anyUnmapped(t->start, t->stride, t->size);
-  const std::string& want = params().BARRIER;
-  if (want == "tree") return kSyncTree;
-  if (want == "dissemination") return kSyncDissemination;
-  if (mapped) return want == "counter" || g_rt.oversubscribed ? kSyncCounter : kSyncTree;
-  return t->size > 2 && t->size <= kTreeRadix + 1 ? kSyncTree : kSyncDissemination;
+  return syncAlgoFor(t->size, !anyUnmapped(t->start, t->stride, t->size));
 }
 
 /// Dissemination over cells 0..rounds-1 of the team's slot: in round r this PE stores the epoch into cell r of
@@ -131,6 +123,18 @@ void counterSync(gshmem_team* t, uint64_t epoch, const char* call) {
   if (lead == t->my_index) return left->store(epoch, std::memory_order_release);
   for (int y = 0; y < kLeadWaitYields && left->load(std::memory_order_acquire) < epoch; ++y) sched_yield();
 }
+
+}  // namespace
+
+int syncAlgoFor(int size, bool mapped) {
+  const std::string& want = params().BARRIER;
+  if (want == "tree") return kSyncTree;
+  if (want == "dissemination") return kSyncDissemination;
+  if (mapped) return want == "counter" || g_rt.oversubscribed ? kSyncCounter : kSyncTree;
+  return size > 2 && size <= kTreeRadix + 1 ? kSyncTree : kSyncDissemination;
+}
+
+namespace {
 
 /// The team's barrier algorithm, chosen at its first use (every member chooses alike).
 int syncAlgo(gshmem_team* t) {

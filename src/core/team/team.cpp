@@ -290,8 +290,6 @@ int teamTranslate(gshmem_team* src, int src_pe, gshmem_team* dst) {
 namespace {
 // Contexts live in slabs that are never freed, so a handle is checked by its address before it is read: a garbage
 // shmem_ctx_t is an error message, not a fault. Slabs are published once (count after pointer) and read lock-free.
-constexpr int kCtxPerSlab = 256;
-constexpr int kMaxCtxSlabs = 1024;
 struct CtxSlab {
   gshmem_ctx ctx[kCtxPerSlab];
 };

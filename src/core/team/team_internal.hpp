@@ -4,6 +4,20 @@
 
 namespace gshmem {
 
+/// Children per node of the barrier tree (sync/sync.cpp); cells 0..7 of a slot take arrivals. A team with a member
+/// behind the remote transport uses the tree only at 3 to kTreeRadix + 1 members, else dissemination.
+constexpr int kTreeRadix = 8;
+/// Barrier algorithms (sync/sync.cpp).
+enum SyncAlgo : int { kSyncTree = 0, kSyncDissemination = 1, kSyncCounter = 2 };
+/// The barrier algorithm of a team of `size` members, `mapped` when every member's heap is mapped here (the
+/// same-node relation): GSHMEM_BARRIER when set, else counter (mapped, oversubscribed), tree (mapped, or 3 to
+/// kTreeRadix + 1 members), dissemination. Every member computes the same answer.
+int syncAlgoFor(int size, bool mapped);
+/// Contexts live in slabs of kCtxPerSlab that are never freed (team/team.cpp), at most kMaxCtxSlabs of them: a
+/// process holds at most kCtxPerSlab * kMaxCtxSlabs live contexts (destroyed ones are reused).
+constexpr int kCtxPerSlab = 256;
+constexpr int kMaxCtxSlabs = 1024;
+
 /// Create WORLD (slot 0) and SHARED (slot 1). Called once at init, after the peer table exists.
 void teamsInit();
 /// Release every user team and reset the predefined ones.

@@ -33,7 +33,6 @@ constexpr unsigned kAmAck = 0x6732;
 constexpr unsigned kAmAmo = 0x6733;       // an atomic for the target to apply (AmoMsg)
 constexpr unsigned kAmAmoReply = 0x6734;  // its old value: {target PE, token, value}
 constexpr uint32_t kWantAck = 1;
-constexpr std::size_t kBatchBytes = 8192;  // one eager message over TCP (UCX's default segment is 8 KiB)
 // Largest put-with-signal sent as one active message: between namespace hosts over TCP it beat put + fence + a
 // signal atomic (whose reply costs a round trip) from the batch limit up to here.
 constexpr std::size_t kAmPutSignalMax = std::size_t(64) << 10;

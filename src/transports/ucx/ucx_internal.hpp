@@ -52,6 +52,9 @@ struct ErrArg {
   int pe;
 };
 
+/// Bytes of a peer's batch of small puts and signals (ucx_am.cpp), allocated at the first batched operation to that
+/// peer: one eager message over TCP (UCX's default segment is 8 KiB).
+constexpr std::size_t kBatchBytes = 8192;
 constexpr int kAmoSlots = 64;  ///< atomics as active messages in flight to one peer (one per waiting thread)
 enum AmoMode : int { kAmoUnknown = 0, kAmoNative = 1, kAmoAm = 2 };
 

@@ -1,0 +1,53 @@
+#!/bin/bash
+# Test of gshmem-scale-model: for N = 4096 PEs, 32 per node and default GSHMEM_* settings, the tool's numbers must
+# equal the formulas below, derived by hand from the code (docs/SCALING.md explains each). The receive buffer is
+# the tool's own reading of this machine, so the drop fraction is checked against it.
+# Usage: check.sh <path to gshmem-scale-model>. Exit 0 when every value matches.
+set -u
+tool=$1
+N=4096 PPN=32
+out=$(env -i PATH="$PATH" "$tool" --pes $N --ppn $PPN --values) || { echo "FAIL: the tool exited $?"; exit 1; }
+get() { awk -v k="$1" '$1 == k { print $2 }' <<<"$out"; }
+fails=0
+expect() {  # key, expected value (a number or an awk expression)
+  local got want
+  got=$(get "$1")
+  want=$(awk "BEGIN { printf \"%.6f\", $2 }")
+  if [ -z "$got" ] || ! awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; if (d < 0) d = -d; m = w < 0 ? -w : w;
+                                                          exit !(d <= 1e-6 * (m > 1 ? m : 1)) }'; then
+    echo "FAIL: $1 = ${got:-missing}, expected $want ($2)"
+    fails=$((fails + 1))
+  else
+    echo "ok: $1 = $got"
+  fi
+}
+remote=$((N - PPN))
+# Heartbeats: GSHMEM_TIMEOUT 60 s -> period min(max(60/20 s, 50 ms), 250 ms) = 0.25 s; one datagram per remote peer.
+expect period_ms 250
+expect beat_peers $remote
+expect beat_tx_per_pe_s "$remote / 0.25"
+expect beat_rx_per_pe_s "$remote / 0.25"
+expect beat_tx_per_node_s "$PPN * $remote / 0.25"
+rmem=$(get rmem_default)
+cap=$((rmem / 768))
+expect rcvbuf_dgrams $cap
+expect beat_drop_fraction "($cap < $remote) ? 1 - $cap / $remote : 0"
+# Control area: 64x32 sync cells of 64 B + 132 claims of 64 B = 139520; + N x 65 words; mailboxes: payload
+# max(2^20 / 2N, 256) = 256, slots of 320 B: N x 64 + 2N x 320; team boards 8 x N x 32; + 128; rounded to 4096.
+expect mailbox_payload 256
+expect control_bytes "int((139520 + $N * 520 + $N * 64 + 2 * $N * 320 + 8 * $N * 32 + 128 + 4095) / 4096) * 4096"
+# Collectives: mailbox reduce, N-1 sends and N-1 acks per PE; dissemination barrier, log2(4096) = 12 rounds;
+# split: 2 AMOs per member (mask, triplet), a probe per remote-node peer, two barriers; split_2d: 64 rows + 64 columns.
+expect reduce_msgs_per_pe "2 * ($N - 1)"
+expect reduce_msgs_job "2 * $N * ($N - 1)"
+expect bcast_root_msgs "$N - 1"
+expect barrier_msgs_per_pe 12
+expect split_amos_per_pe "2 * $N"
+expect split_msgs_per_pe "2 * $N + $remote + 2 * 12"
+expect split2d_splits 128
+expect quiet_peers "$N - 1"
+# GPU scratch slot: 16 MiB / (2N), 256-aligned.
+expect device_slot_bytes "16777216 / (2 * $N)"
+expect root_fds "$N + 1"
+if [ "$fails" -ne 0 ]; then echo "$fails value(s) differ"; exit 1; fi
+echo "all values match"
