@@ -1,7 +1,8 @@
 # The transport contract test (test_contract.cpp), included from tests/CMakeLists.txt: one binary, one ctest per
 # transport and PE count, each running only that transport's cases (--gtest_filter=*/<name>) with the transport
-# made straight from the registry (no GSHMEM_TRANSPORTS: the core is not involved). ucx runs once more with atomics
-# as active messages (GSHMEM_UCX_AMO=am) and, where run_multihost.sh can make two namespace hosts (root, else skipped),
+# made straight from the registry (no GSHMEM_TRANSPORTS: the core is not involved), with the core's defaults. ucx
+# runs once more with atomics as active messages (GSHMEM_UCX_AMO=am), once with no put batched
+# (GSHMEM_UCX_AGGREGATE=0, bytes) and, where run_multihost.sh can make two namespace hosts (root, else skipped),
 # across them: ucx at 2 PEs (every peer through UCX over TCP), shm at 4 (it then reaches the PE of its own host
 # only). A transport this build lacks skips.
 #   ctest -L transport
@@ -27,14 +28,14 @@ foreach(_q IN LISTS _names)
     list(APPEND _contract_rows "${_t}|2 4|")
   endif()
 endforeach()
-if(GSHMEM_HAVE_UCX)
-  list(APPEND _contract_rows "ucx|2|am")
+if(GSHMEM_HAVE_UCX)  # ucx's other data paths: atomics as active messages, puts never batched
+  list(APPEND _contract_rows "ucx|2|am|GSHMEM_UCX_AMO=am" "ucx|2|noagg|GSHMEM_UCX_AGGREGATE=0")
 endif()
 foreach(_row IN LISTS _contract_rows)
   string(REPLACE "|" ";" _parts "${_row}")
   list(GET _parts 0 _t)
   list(GET _parts 1 _nps)
-  list(GET _parts 2 _amo)
+  list(GET _parts 2 _variant)
   string(REPLACE " " ";" _nps "${_nps}")
   set(_name ${_t})
   set(_env "GSHMEM_TEST_WATCHDOG_S=50")
@@ -42,9 +43,10 @@ foreach(_row IN LISTS _contract_rows)
   if(_t STREQUAL "ucx")
     list(APPEND _labels ucx)
   endif()
-  if(_amo)
-    set(_name ${_t}_${_amo})
-    list(APPEND _env "GSHMEM_UCX_AMO=${_amo}")
+  if(_variant)
+    set(_name ${_t}_${_variant})
+    list(GET _parts 3 _var_env)
+    list(APPEND _env "${_var_env}")
   endif()
   set(_filter "*/${_t}")
   if(_t STREQUAL "self")

@@ -102,7 +102,10 @@ Status Link::open(const std::string& name) {
   if (e == nullptr) return Status::InvalidArgument;
   TransportConfig cfg;
   cfg.timeout_s = 30;
-  if (const char* amo = getenv("GSHMEM_UCX_AMO")) cfg.amo = amo;  // ctest runs ucx once with "am"
+  // The core's defaults for what changes a transport's data path; ctest runs ucx once more with each set otherwise.
+  if (const char* amo = getenv("GSHMEM_UCX_AMO")) cfg.amo = amo;
+  cfg.aggregate = 2048;  // GSHMEM_UCX_AGGREGATE's default: puts up to 2 KiB batched (ucx)
+  if (const char* agg = getenv("GSHMEM_UCX_AGGREGATE")) cfg.aggregate = std::strtoul(agg, nullptr, 10);
   t_ = e->create(cfg);
   if (!t_) return Status::Unsupported;
   Bootstrap& bs = jobBootstrap();

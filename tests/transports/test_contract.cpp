@@ -296,24 +296,26 @@ TEST_P(TransportContract, AmoAtomicUnderContention) {
 // ---- ordering: signals and fence
 
 enum class SigMode { PutSignalSet, PutSignalAdd, FenceSignal, FenceSignalAdd, FenceSignalLazy };
-constexpr std::size_t kSigData = (256 << 10) + 5;  // each payload: unaligned, several network segments
+/// Payload sizes: small enough for a transport to batch it with its signal (ucx: up to GSHMEM_UCX_AGGREGATE), and
+/// large (several network segments); both unaligned.
+constexpr std::size_t kSigSizes[] = {13, (256 << 10) + 5};
 std::size_t sigOff(int src) { return (20 << 10) + std::size_t(src) * 64; }
 
 /// Sends payload `part` (0 or 1) to `pe`, then its signal, the way `mode` says.
-void sendSignalled(Link& L, int pe, SigMode mode, int part, uint64_t seed) {
-  std::vector<char> buf(kSigData);
-  patternFill(buf.data(), kSigData, seed + part);
-  const std::size_t dst = slotOff(L.me) + 8 + part * (kSigData + 3);
+void sendSignalled(Link& L, int pe, SigMode mode, std::size_t n, int part, uint64_t seed) {
+  std::vector<char> buf(n);
+  patternFill(buf.data(), n, seed + part);
+  const std::size_t dst = slotOff(L.me) + 8 + part * (n + 3);
   const uint64_t add = part == 0 ? 3 : 4;  // adds make 3, then 7
   switch (mode) {
     case SigMode::PutSignalSet:
     case SigMode::PutSignalAdd: {
       const bool is_add = mode == SigMode::PutSignalAdd;
-      EXPECT_EQ(L.putSignal(pe, dst, buf.data(), kSigData, sigOff(L.me), is_add ? add : 7, is_add), Status::Ok);
+      EXPECT_EQ(L.putSignal(pe, dst, buf.data(), n, sigOff(L.me), is_add ? add : 7, is_add), Status::Ok);
       break;
     }
     default: {
-      EXPECT_EQ(L.put(pe, 0, dst, buf.data(), kSigData), Status::Ok);
+      EXPECT_EQ(L.put(pe, 0, dst, buf.data(), n), Status::Ok);
       EXPECT_EQ(L.fence(), Status::Ok);
       const SignalKind k = mode == SigMode::FenceSignalAdd ? SignalKind::Add
                            : mode == SigMode::FenceSignal  ? SignalKind::Set
@@ -325,24 +327,26 @@ void sendSignalled(Link& L, int pe, SigMode mode, int part, uint64_t seed) {
 
 /// One round: every PE sends signalled payloads to each PE it reaches (two for the adding modes, one otherwise);
 /// each target waits for each sender's signal and checks that the payloads it covers are whole before any quiet.
-void signalRound(Link& L, SigMode mode, uint64_t seed) {
+void signalRound(Link& L, SigMode mode, std::size_t n, uint64_t seed) {
   const bool two = mode == SigMode::PutSignalAdd || mode == SigMode::FenceSignalAdd;
   std::memset(L.local(0), kBackground, std::size_t(L.npes) * kSlot);
   std::memset(L.local(1) + sigOff(0), 0, std::size_t(L.npes) * 64);
   L.syncAll();
   for (int pe : L.targets())
-    for (int part = 0; part < (two ? 2 : 1); ++part) sendSignalled(L, pe, mode, part, seed ^ L.me);
+    for (int part = 0; part < (two ? 2 : 1); ++part) sendSignalled(L, pe, mode, n, part, seed ^ L.me);
   for (int s : L.sources()) {
     const char* slot = L.local(0) + slotOff(s);
     uint64_t v = L.waitWord(sigOff(s), [](uint64_t x) { return x >= 3; });
     EXPECT_TRUE(v == 3 || v == 7) << "signal from PE " << s << " is " << v << ", mode " << int(mode);
-    EXPECT_EQ(patternMismatch(slot + 8, kSigData, (seed ^ s) + 0), kSigData)
-        << "payload from PE " << s << " incomplete when its signal (" << v << ") arrived, mode " << int(mode);
+    EXPECT_EQ(patternMismatch(slot + 8, n, (seed ^ s) + 0), n)
+        << n << "-byte payload from PE " << s << " incomplete when its signal (" << v << ") arrived, mode "
+        << int(mode);
     if (!two) continue;
     v = L.waitWord(sigOff(s), [](uint64_t x) { return x == 7; });
     EXPECT_EQ(v, 7u) << "second signal add from PE " << s;
-    EXPECT_EQ(patternMismatch(slot + 8 + kSigData + 3, kSigData, (seed ^ s) + 1), kSigData)
-        << "second payload from PE " << s << " incomplete when its signal arrived, mode " << int(mode);
+    EXPECT_EQ(patternMismatch(slot + 8 + n + 3, n, (seed ^ s) + 1), n)
+        << "second " << n << "-byte payload from PE " << s << " incomplete when its signal arrived, mode "
+        << int(mode);
   }
   EXPECT_EQ(L.quiet(), Status::Ok);
   L.syncAll();
@@ -351,7 +355,8 @@ void signalRound(Link& L, SigMode mode, uint64_t seed) {
 TEST_P(TransportContract, SignalIsVisibleOnlyAfterItsData) {
   for (SigMode m : {SigMode::PutSignalSet, SigMode::PutSignalAdd, SigMode::FenceSignal, SigMode::FenceSignalAdd,
                     SigMode::FenceSignalLazy})
-    for (uint64_t rep = 0; rep < 3; ++rep) signalRound(link_, m, 0x51600000ull + int(m) * 16 + rep * 1000);
+    for (std::size_t n : kSigSizes)
+      for (uint64_t rep = 0; rep < 2; ++rep) signalRound(link_, m, n, 0x51600000ull + int(m) * 16 + rep * 1000 + n);
 }
 
 /// Fence orders two puts to one peer: block k (64 KiB + 3, unaligned), fence, then 8-byte flag k. Whenever the
