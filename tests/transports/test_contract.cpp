@@ -8,6 +8,16 @@
 //
 // Each case is collective: every PE is a sender to the peers it reaches and a target of the PEs that reach it, and
 // checks at the target, byte by byte, what arrived (the bytes around each payload too).
+//
+// The contract, for each peer a transport reports caps for (its data path with kCapRma/kCapAmo; its mapping, with
+// loads, stores and CPU atomics, with kCapLoadStore):
+//   putNbi   the source may be reused on return (the interface's only put: a blocking put is this guarantee), the
+//            data is at the target after quiet
+//   get      the data is there on return; getNbi: after quiet
+//   amo      every AmoOp at 4 and 8 bytes, the old value returned by fetching ops, updates atomic under contention
+//   signals  a signal (set, add, lazy) after fence, or putSignal's, is seen only once the data before it is whole
+//   fence    orders two puts to one peer
+//   anything the caps do not claim returns Status::Unsupported and changes nothing
 #include <algorithm>
 #include <cstring>
 #include <string>
