@@ -409,6 +409,7 @@ TEST_P(TransportContract, FenceOrdersPutsToOnePeer) {
 TEST_P(TransportContract, UnclaimedOpsReturnUnsupported) {
   Transport& t = link_.transport();
   std::memset(link_.local(0), kBackground, 64);
+  std::memset(link_.local(1) + sigOff(0), 0, std::size_t(link_.npes) * 64);
   link_.syncAll();
   int checked = 0;
   char buf[16] = {1, 2, 3, 4, 5, 6, 7};
@@ -436,7 +437,9 @@ TEST_P(TransportContract, UnclaimedOpsReturnUnsupported) {
   }
   EXPECT_EQ(t.quiet(), Status::Ok);
   link_.syncAll();
-  EXPECT_EQ(byteMismatch(link_.local(0), 64, kBackground), 64u) << "an unsupported put wrote";
+  EXPECT_EQ(byteMismatch(link_.local(0), 64, kBackground), 64u) << "an unsupported put or atomic wrote";
+  const std::size_t sig_bytes = std::size_t(link_.npes) * 64;
+  EXPECT_EQ(byteMismatch(link_.local(1) + sigOff(0), sig_bytes, 0), sig_bytes) << "an unsupported signal wrote";
   if (!allPes(checked == 0)) return;
   GTEST_SKIP() << GetParam() << " claims RMA and AMO for every peer it reaches";
 }
