@@ -69,7 +69,7 @@ LinkModel stagedDefaults(const PeerPath&, PathType cls, MemPair, Direction, cons
 // cross, so a NIC sustains less of them: the factors are conservative, calibration replaces them.
 constexpr double kNicDirectUs = 4.0;         // proxy + work request + wire, one side's NIC reading GPU memory
 constexpr double kNicReadPixFactor = 0.9;    // reads through one switch
-constexpr double kNicReadPxbFactor = 0.4;    // reads through a switch hierarchy
+constexpr double kNicReadPxbFactor = 0.75;   // reads through a switch hierarchy
 constexpr double kNicReadPxbExtraUs = 0.5;   // completion latency of those reads
 
 double nicWriteGBps(PathType c) { return pathDefaultBandwidth(c); }
@@ -94,7 +94,7 @@ LinkModel nicDirectDefaults(const PeerPath& p, PathType, MemPair m, Direction d,
   if (srcDev) bw = std::min(bw, nicReadGBps(srcCls));
   if (dstDev) bw = std::min(bw, nicWriteGBps(dstCls));
   if (srcDev && srcCls == PathType::Pxb) us += kNicReadPxbExtraUs;
-  *origin = "NET class 12 GB/s; NIC reads of GPU memory 0.9 (PIX) / 0.4 (PXB) of the class bandwidth, writes 1.0";
+  *origin = "NET class 12 GB/s; NIC reads of GPU memory 0.9 (PIX) / 0.75 (PXB) of the class bandwidth, writes 1.0";
   return LinkModel{us, bw};
 }
 
