@@ -55,6 +55,18 @@ static double now(void) {
 }
 static long src[4], dst[4];
 
+/* A broadcast of 4 longs over every PE. */
+static void bcast(int root) {
+#ifdef FAULT_WAIT_OPENSHMEM_14 /* an OpenSHMEM 1.4 library (tests/fault/compare_openmpi.sh): the active-set form */
+  static long psync[SHMEM_BCAST_SYNC_SIZE];
+  for (int i = 0; i < SHMEM_BCAST_SYNC_SIZE; ++i) psync[i] = SHMEM_SYNC_VALUE;
+  shmem_barrier_all();
+  shmem_broadcast64(dst, src, 4, root, 0, 0, shmem_n_pes(), psync);
+#else
+  shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, 4, root);
+#endif
+}
+
 /* The forger (case forge): the UDP ports of this process, found through /proc (its socket inodes in /proc/self/fd,
  * their local addresses in /proc/net/udp), get datagrams shaped as heartbeats from the victim with a wrong MAC. */
 struct forge_args {
@@ -189,20 +201,13 @@ int main(int argc, char** argv) {
   if (strcmp(mode, "wait_until") == 0 || strcmp(mode, "linkwait") == 0) {
     if (me != victim) shmem_long_wait_until(&flag, SHMEM_CMP_NE, 0);
   } else if (strcmp(mode, "linkbcast") == 0) {
-    shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, 4, victim);
+    bcast(victim);
   } else if (strcmp(mode, "test") == 0) {
     if (me != victim)
       while (!shmem_long_test(&flag, SHMEM_CMP_NE, 0)) {
       }
   } else if (strcmp(mode, "broadcast") == 0) {
-#ifdef FAULT_WAIT_OPENSHMEM_14 /* an OpenSHMEM 1.4 library (tests/fault/compare_openmpi.sh): the active-set form */
-    static long psync[SHMEM_BCAST_SYNC_SIZE];
-    for (int i = 0; i < SHMEM_BCAST_SYNC_SIZE; ++i) psync[i] = SHMEM_SYNC_VALUE;
-    shmem_barrier_all();
-    shmem_broadcast64(dst, src, 4, 0, 0, 0, shmem_n_pes(), psync);
-#else
-    shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, 4, 0);
-#endif
+    bcast(0);
   } else {
     shmem_barrier_all();
   }

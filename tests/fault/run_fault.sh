@@ -4,8 +4,8 @@
 #   run_fault.sh <expect> <bound_s> <regex> -- <mpiexec command...>
 #   expect: ended (the job must end, non-zero, within bound_s seconds of the fault, printing a line that matches
 #           regex) or survives (it must exit 0 and print regex)
-# The command runs in its own process group; a fault line ("fault_wait: PE n: <case> now", or the library's
-# "GSHMEM_TEST_STOP_IN_INIT: stopping in init now") starts the clock.
+# The command runs in its own process group; a fault line ("fault_wait: PE n: <case> now", "mismatch: PE n: <case>
+# now" of tests/fault/mismatch.c, or the library's "GSHMEM_TEST_STOP_IN_INIT: stopping in init now") starts the clock.
 # Processes of the job still alive once the launcher has returned are killed and fail the case.
 set -u
 expect=$1 bound=$2 regex=$3
@@ -48,7 +48,8 @@ if [ -n "$shm_new" ]; then
   echo "run_fault: FAILED: left in /dev/shm: $shm_new"
   fail=1
 fi
-fault_t=$(awk '/fault_wait: PE [0-9]+: [a-z_]+ now|GSHMEM_TEST_STOP_IN_INIT: stopping in init now/ { print $1; exit }' "$out")
+fault_re='(fault_wait|mismatch): PE [0-9]+: [a-z_]+ now|GSHMEM_TEST_STOP_IN_INIT: stopping in init now'
+fault_t=$(awk -v re="$fault_re" '$0 ~ re { print $1; exit }' "$out")
 [ -z "$fault_t" ] && fault_t=$t0
 took=$(awk -v a="$fault_t" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
 report_t=$(grep -E -- "$regex" "$out" | head -1 | cut -d' ' -f1)
