@@ -298,6 +298,17 @@ Status fileReadBounded(const std::string& path, std::size_t limit, const char* w
   return Status::Ok;
 }
 
+uint64_t machineBootHash() {
+  FILE* f = fopen("/proc/sys/kernel/random/boot_id", "r");
+  if (!f) return 0;
+  char id[64] = {};
+  size_t n = fread(id, 1, sizeof id - 1, f);
+  fclose(f);
+  uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(id[i])) * 1099511628211ull;
+  return n ? h : 0;
+}
+
 uint64_t machineMemoryBytes() {
   std::string text, err;
   if (isError(fileReadBounded("/proc/meminfo", kProcFileMaxBytes, "the memory table", &text, &err))) return 0;

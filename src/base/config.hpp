@@ -97,5 +97,8 @@ constexpr std::size_t kProcFileMaxBytes = std::size_t(64) << 10;
 
 /// Bytes of memory of this machine (MemTotal in /proc/meminfo); 0 when unknown.
 uint64_t machineMemoryBytes();
+/// A hash of the kernel's boot id: equal for every process of one running machine, whatever its namespaces; 0 when
+/// unreadable.
+uint64_t machineBootHash();
 
 }  // namespace gshmem

@@ -92,19 +92,6 @@ Status paramsInit(std::string* err) {
   return Status::Ok;
 }
 
-/// A hash of the kernel's boot id: equal for every process of one running machine, whatever its namespaces.
-/// 0 when unreadable (then the launcher's node stands in).
-uint64_t machineId() {
-  FILE* f = fopen("/proc/sys/kernel/random/boot_id", "r");
-  if (!f) return 0;
-  char id[64] = {};
-  size_t n = fread(id, 1, sizeof id - 1, f);
-  fclose(f);
-  uint64_t h = 1469598103934665603ull;  // FNV-1a
-  for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(id[i])) * 1099511628211ull;
-  return n ? h : 0;
-}
-
 // ---- wait policy. More PEs than cores on this machine: spinning only steals the core from the PE we wait for.
 // A few polls before the first yield still pay where the awaited store comes from a PE running on the other core
 // (a collective's exchange at 4 PEs on 2 cores: 4 polls beat 16 and 0).
@@ -112,7 +99,7 @@ constexpr long kCrowdedWaitSpins = 4;
 // "This machine" is the kernel (its boot id), not the launcher's node: PEs in other network namespaces or
 // containers of the same host are separate nodes to MPI and UCX but share the cores.
 Status waitPolicyInit(std::string* err) {
-  uint64_t boot = machineId();
+  uint64_t boot = machineBootHash();  // 0: the launcher's node stands in
   std::vector<uint64_t> boots(g_rt.n_pes);
   GSHMEM_CHECK(allGatherOk(&boot, boots.data(), sizeof boot, err));
   int local = 0;

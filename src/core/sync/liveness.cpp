@@ -22,6 +22,7 @@
 #include <string>
 #include <thread>
 
+#include "base/config.hpp"
 #include "base/deadline.hpp"
 #include "core/runtime/runtime.hpp"
 #include "core/sync/liveness_net.hpp"
@@ -112,7 +113,7 @@ bool sameProcess(const BeatLine* l, char* st) {
 /// True when PE `pe`, known from its card, is a process of this machine and PID namespace, still the same one.
 bool sameProcess(const NetBeats::Proc& p, char* st) {
   uint64_t start = 0;
-  return p.boot != 0 && p.boot == bootHash() && p.pid_ns != 0 && p.pid_ns == pidNamespace("/proc/self/ns/pid") &&
+  return p.boot != 0 && p.boot == machineBootHash() && p.pid_ns != 0 && p.pid_ns == pidNamespace("/proc/self/ns/pid") &&
          procStat(p.pid, st, &start) && start == p.start_time;
 }
 
@@ -131,7 +132,8 @@ const char* reason(const Watchdog* d, int pe) {
     if (st == 'T' || st == 't') return "its process is stopped, by SIGSTOP or a debugger";
     return "stopped, hung or dead";
   }
-  if (!l && d->net.proc(pe).boot != 0 && d->net.proc(pe).boot == bootHash()) return "stopped, hung, dead or exited";
+  if (!l && d->net.proc(pe).boot != 0 && d->net.proc(pe).boot == machineBootHash())
+    return "stopped, hung, dead or exited";
   if (!l) return "on another node: stopped, hung, dead or unreachable";
   const uint32_t state = l->state.load(std::memory_order_acquire);
   if (state == kFinalized) return "it has called shmem_finalize";

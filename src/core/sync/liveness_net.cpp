@@ -18,6 +18,7 @@
 #include <random>
 #include <string>
 
+#include "base/config.hpp"
 #include "base/deadline.hpp"
 #include "base/log.hpp"
 
@@ -92,17 +93,6 @@ uint64_t random64() { return std::random_device{}() | (uint64_t(std::random_devi
 
 }  // namespace
 
-uint64_t bootHash() {
-  FILE* f = fopen("/proc/sys/kernel/random/boot_id", "r");
-  if (!f) return 0;
-  char id[64] = {};
-  size_t n = fread(id, 1, sizeof id - 1, f);
-  fclose(f);
-  uint64_t h = 1469598103934665603ull;  // FNV-1a
-  for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(id[i])) * 1099511628211ull;
-  return n ? h : 0;
-}
-
 uint64_t pidNamespace(const char* path) {
   struct stat st;
   return stat(path, &st) == 0 ? uint64_t(st.st_ino) : 0;
@@ -174,7 +164,7 @@ Status NetBeats::setup(Bootstrap& bs, const std::vector<bool>& remote) {
   Card mine{};
   mine.share[0] = random64();
   mine.share[1] = random64();
-  mine.boot = bootHash();
+  mine.boot = machineBootHash();
   mine.pid = static_cast<int32_t>(getpid());
   mine.pid_ns = pidNamespace("/proc/self/ns/pid");
   char st;

@@ -73,8 +73,6 @@ class NetBeats {
   std::vector<Proc> procs_;
 };
 
-/// Hash of the kernel's boot id (0 when unreadable): equal for every process of one running machine.
-uint64_t bootHash();
 /// Inode of the PID namespace at `path` (/proc/self/ns/pid), 0 when unreadable.
 uint64_t pidNamespace(const char* path);
 /// State letter and start time of process `pid` from /proc; false when there is no such process.
