@@ -7,28 +7,14 @@
 #include <string>
 
 #include "core/select/selector.hpp"
+#include "topology/fixtures.hpp"
 
 namespace gshmem {
 namespace {
 
-std::string fixture(const char* name) {
-#ifdef GSHMEM_TOPO_FIXTURE_DIR
-  std::string dir = GSHMEM_TOPO_FIXTURE_DIR;
-#else
-  std::string dir = __FILE__;
-  dir = dir.substr(0, dir.find_last_of('/') + 1) + "../topology/fixtures";
-#endif
-  return dir + "/" + name;
-}
-
-#define SKIP_WITHOUT_HWLOC() \
-  if (!GSHMEM_HAVE_HWLOC) GTEST_SKIP() << "built without hwloc"
-
 Topology load(const char* name) {
   Topology t;
-  TopologySource src;
-  src.xmlPath = fixture(name);
-  EXPECT_EQ(topologyLoad(src, &t), Status::Ok) << name;
+  EXPECT_EQ(loadFixture(name, &t), Status::Ok) << name;
   return t;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "base/topology/topology.hpp"
+#include "topology/fixtures.hpp"
 
 namespace gshmem {
 namespace {
@@ -16,27 +17,6 @@ using Ints = std::vector<int>;
 ::testing::AssertionResult hasSubstr(const std::string& text, const std::string& part) {
   if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << "missing:\n" << part << "\nin:\n" << text;
-}
-
-/// Folder of the XML fixtures: the build may define it, else it sits next to this source file.
-std::string fixture(const char* name) {
-#ifdef GSHMEM_TOPO_FIXTURE_DIR
-  std::string dir = GSHMEM_TOPO_FIXTURE_DIR;
-#else
-  std::string dir = __FILE__;
-  dir = dir.substr(0, dir.find_last_of('/') + 1) + "fixtures";
-#endif
-  return dir + "/" + name;
-}
-
-#define SKIP_WITHOUT_HWLOC() \
-  if (!GSHMEM_HAVE_HWLOC) GTEST_SKIP() << "built without hwloc"
-
-Status loadFixture(const char* name, Topology* t, std::vector<NvLinkPair> nvlinks = {}) {
-  TopologySource src;
-  src.xmlPath = fixture(name);
-  src.nvlinks = std::move(nvlinks);
-  return topologyLoad(src, t);
 }
 
 // ---------------------------------------------------------------- helpers and names
