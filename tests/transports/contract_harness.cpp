@@ -3,6 +3,7 @@
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
 #include "transports/contract_harness.hpp"
+#include "transports/cpu_amo.hpp"
 
 #include <mpi.h>
 #include <sched.h>
@@ -25,25 +26,6 @@ int g_rank = 0;
 long nowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
-}
-
-/// A CPU atomic on a mapped word, as the core applies an AMO to a load/store peer. Returns the previous value.
-template <typename T>
-uint64_t cpuAmo(T* p, AmoOp op, T v, T cond) {
-  switch (op) {
-    case AmoOp::Fetch: return __atomic_load_n(p, __ATOMIC_SEQ_CST);
-    case AmoOp::Set: __atomic_store_n(p, v, __ATOMIC_SEQ_CST); return 0;
-    case AmoOp::Swap: return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
-    case AmoOp::CompareSwap:
-      __atomic_compare_exchange_n(p, &cond, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-      return cond;  // the previous value, whether or not it was swapped
-    case AmoOp::FetchAdd: case AmoOp::Add: return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
-    case AmoOp::FetchInc: case AmoOp::Inc: return __atomic_fetch_add(p, T(1), __ATOMIC_SEQ_CST);
-    case AmoOp::FetchAnd: case AmoOp::And: return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
-    case AmoOp::FetchOr: case AmoOp::Or: return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
-    case AmoOp::FetchXor: case AmoOp::Xor: return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
-  }
-  return 0;
 }
 
 }  // namespace
@@ -185,9 +167,9 @@ Status Link::amo(int pe, int region, std::size_t off, AmoOp op, unsigned size, u
   if (!(c & kCapLoadStore)) return Status::Unsupported;
   char* p = reach_[pe].mapped[region] + off;
   if (size == 4)
-    *old = cpuAmo(reinterpret_cast<uint32_t*>(p), op, uint32_t(value), uint32_t(cond));
+    *old = applyAmo(reinterpret_cast<uint32_t*>(p), op, uint32_t(value), uint32_t(cond));
   else
-    *old = cpuAmo(reinterpret_cast<uint64_t*>(p), op, value, cond);
+    *old = applyAmo(reinterpret_cast<uint64_t*>(p), op, value, cond);
   return Status::Ok;
 }
 

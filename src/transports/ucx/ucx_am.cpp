@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "transports/cpu_amo.hpp"
 #include "transports/ucx/ucx_check.hpp"
 #include "transports/ucx/ucx_internal.hpp"
 
@@ -61,26 +62,6 @@ struct AmoMsg {
 static_assert(sizeof(AmoMsg) == 40, "wire format");
 
 inline std::size_t pad8(std::size_t n) { return (n + 7) & ~std::size_t(7); }
-
-/// Apply @p op to the naturally aligned word at @p at (4 or 8 bytes) with CPU atomics; returns the old value.
-template <typename W>
-uint64_t applyAmo(W* at, AmoOp op, W v, W cond) {
-  switch (op) {
-    case AmoOp::Fetch: return __atomic_load_n(at, __ATOMIC_ACQUIRE);
-    case AmoOp::Set: case AmoOp::Swap: return __atomic_exchange_n(at, v, __ATOMIC_ACQ_REL);
-    case AmoOp::CompareSwap: {
-      W expected = cond;
-      __atomic_compare_exchange_n(at, &expected, v, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-      return expected;
-    }
-    case AmoOp::FetchAdd: case AmoOp::Add: return __atomic_fetch_add(at, v, __ATOMIC_ACQ_REL);
-    case AmoOp::FetchInc: case AmoOp::Inc: return __atomic_fetch_add(at, W(1), __ATOMIC_ACQ_REL);
-    case AmoOp::FetchAnd: case AmoOp::And: return __atomic_fetch_and(at, v, __ATOMIC_ACQ_REL);
-    case AmoOp::FetchOr: case AmoOp::Or: return __atomic_fetch_or(at, v, __ATOMIC_ACQ_REL);
-    case AmoOp::FetchXor: case AmoOp::Xor: return __atomic_fetch_xor(at, v, __ATOMIC_ACQ_REL);
-  }
-  return 0;
-}
 
 ucs_status_t batchCallback(void* arg, const void*, size_t, void* data, size_t length, const ucp_am_recv_param_t*) {
   static_cast<UcxTransport*>(arg)->onBatch(data, length);
