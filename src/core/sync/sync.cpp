@@ -239,6 +239,9 @@ int testLock(const char* call, long* lock) {
   __atomic_store_n(node, kQueued, __ATOMIC_RELAXED);  // before the tail: a successor may link at once
   if (lockAmo(call, AmoOp::CompareSwap, lockTail(lock), kLockPe, uint32_t(me) + 1, 0) == 0) return 0;
   __atomic_store_n(node, 0, __ATOMIC_RELAXED);  // not in line: nobody linked to it
+  // A program may loop on test_lock while the holder's AMOs to this PE (the lock's home, or its counters) need this
+  // PE's transport to progress: drive it, and watch the loop, as the shmem_test calls do.
+  ops::pollProgress(call);
   return 1;
 }
 
