@@ -1,15 +1,17 @@
-"""Suites `apps` (the CPU apps hsg, stencil and bfs, beside the MPI twins hsg and stencil carry in the same binary)
-and `apps-gpu` (the GPU apps: their checks, their benchmark rows beside the MPI twins, and the memory floors).
+"""Suites `apps` (the CPU apps hsg, stencil and bfs, beside the MPI twins hsg and stencil carry in the same binary),
+`apps-gpu` (the GPU apps: their checks, their benchmark rows beside the MPI twins, and the memory floors) and
+`apps-floor` (one GPU, one PE: each GPU app's benchmark row against its memory floor and its target).
 
 Libraries in the tables: gshmem (the default variant), gshmem-<variant> (the other variants), mpi (the twin,
---mpi), floor (the memory floor the GPU app computes from its own device-to-device copy probe B: 60 B per spin
-for hsg, 8 B per point for the stencil). A check row has the value 1 when it passed (for the corruption
-switches: when the check failed, as it must) and 0 otherwise; a 0 is also an error.
+--mpi), floor (the memory floor the GPU app computes from its own device-to-device copy probe B: the bytes per spin
+hsg_gpu prints for its layout, 8 B per point for the fp32 stencil). A check row has the value 1 when it passed (for
+the corruption switches: when the check failed, as it must) and 0 otherwise; a 0 is also an error.
 """
 import os
 import re
 
 from . import common, gpuenv
+from .common import medians
 
 OR_PS, HB_PS = "OR time per spin (ps)", "HB time per spin (ps)"
 ITER_MS, RUNTIME = "Time per iteration (ms)", "Runtime (s)"
@@ -41,6 +43,9 @@ def parse_app(text):
         m = re.search(r"copy probe B ([\d.]+)|copy B = ([\d.]+)", s)
         if m:
             out.append(("B", float(m.group(1) or m.group(2))))
+        m = re.search(r"floor (\d+) B/spin", s)
+        if m:
+            out.append(("_spin_bytes", int(m.group(1))))
     return out
 
 
@@ -48,12 +53,13 @@ def _record(ctx, bench, lib, np, key, rep, values, gpu_floor=False):
     """The samples of one benchmark run; with gpu_floor also the floor rows derived from its copy probe."""
     vals = dict(values)
     for metric, v in values:
-        if metric not in ("B", "_grid"):
+        if metric not in ("B", "_grid", "_spin_bytes"):
             ctx.add(bench, lib, np, key, metric, rep, v)
     b = vals.get("B")
     if gpu_floor and b:
-        if OR_PS in vals:
-            ctx.add(bench, "floor", np, key, OR_PS, rep, 60 / b * 1e3)
+        if OR_PS in vals and "_spin_bytes" in vals:
+            for metric in (OR_PS, HB_PS):
+                ctx.add(bench, "floor", np, key, metric, rep, vals["_spin_bytes"] / b * 1e3)
         if "_grid" in vals:
             bpp = 16 if "fp64" in bench else 8
             ctx.add(bench, "floor", np, key, ITER_MS, rep, bpp * vals["_grid"] / (b * 1e9) * 1e3)
@@ -77,7 +83,7 @@ def _bench(ctx, runs, np, gpus=None, timeout=300):
             tag = "%s.%s.%s.np%d.rep%d" % (bench, key, lib, np, rep)
             rc, out, err = common.run_logged(ctx, tag, cmd, timeout, env=env)
             vals = parse_app(out)
-            if rc != 0 or not [m for m, _ in vals if m not in ("B", "_grid")]:
+            if rc != 0 or not [m for m, _ in vals if m not in ("B", "_grid", "_spin_bytes")]:
                 ctx.error("%s failed (rc %d), log/%s.txt" % (tag, rc, tag))
                 continue
             _record(ctx, bench, lib, np, key, rep, vals, gpu_floor=gpus is not None)
@@ -184,3 +190,55 @@ def run_apps_gpu(ctx):
             if np == 2:
                 _bench(ctx, _gpu_bench_runs(ctx, 2), 2, g)
     return common.finish(ctx, ["gshmem", "mpi", "floor"])
+
+
+# The rows of apps-floor: (bench, key, argv after the program, heap), and per (bench, key, metric) the target as
+# gshmem / floor (at most, for times).
+_FLOOR_TARGETS = {("hsg_gpu", "L256", OR_PS): 1.15, ("hsg_gpu", "L256", HB_PS): 1.15,
+                  ("hsg_gpu", "L512", OR_PS): 1.15, ("hsg_gpu", "L512", HB_PS): 1.15,
+                  ("stencil_gpu", "16384x16384.norm100", ITER_MS): 1 / 0.90,
+                  ("stencil_gpu", "16384x16384.norm1", ITER_MS): 1 / 0.85}
+
+
+def _floor_runs(ctx):
+    q = ctx.quick
+    runs = []
+    for L, sweeps in (("256", "10" if q else "20"), ("512", "4" if q else "10")):
+        runs.append(("hsg_gpu", "L" + L, "gshmem", [_app(ctx, "hsg_gpu"), "--bench", "--size", L, "--sweeps", sweeps],
+                     {"GSHMEM_SYMMETRIC_SIZE_DEVICE": "4G"}))
+    for every, it in (("100", "500"), ("1", "200")):
+        runs.append(("stencil_gpu", "16384x16384.norm" + every, "gshmem",
+                     [_app(ctx, "stencil_gpu"), "--bench", "--nx", "16384", "--ny", "16384", "--niter", it,
+                      "--nccheck", every, "-csv"], {"GSHMEM_SYMMETRIC_SIZE_DEVICE": "3G"}))
+    runs.append(("bfs_gpu", "scale22", "gshmem", [_app(ctx, "bfs_gpu"), "--scale", "22", "--roots", "16"],
+                 {"GSHMEM_SYMMETRIC_SIZE": "4G"}))
+    return runs
+
+
+def _print_floor_table(ctx):
+    """The suite's summary: every row's median, its floor, the ratio and whether it meets the target."""
+    med = medians(ctx)
+    print("\n| row | gshmem | floor | gshmem / floor | target | met |\n|---|---:|---:|---:|---:|---|")
+    for (b, lib, pes, k, m), v in sorted(med.items()):
+        if lib != "gshmem":
+            continue
+        fl = med.get((b, "floor", pes, k, m))
+        tgt = _FLOOR_TARGETS.get((b, k, m))
+        r = v / fl if fl else None
+        print("| %s %s, %s | %s | %s | %s | %s | %s |" % (
+            b, k, m, common.fmt(v), common.fmt(fl), "%.3f" % r if r else "-", "<= %.3f" % tgt if tgt else "-",
+            "-" if not (tgt and r) else ("yes" if r <= tgt else "NO")))
+
+
+def run_apps_floor(ctx):
+    """One PE on one GPU: hsg_gpu at L = 256 and 512, the stencil at 16384^2 (norm every 100 iterations and every
+    iteration) against the copy bandwidth measured in the same run, and bfs_gpu at scale 22."""
+    common.cmake_targets(ctx, ["gshmem_app_hsg_gpu", "gshmem_app_stencil_gpu", "gshmem_app_bfs_gpu"])
+    g = gpuenv.detect(np=1, build=ctx.build)
+    ctx.note(g.describe())
+    g1 = gpuenv.Gpus(g.names, 1)
+    g1.build = ctx.build
+    _bench(ctx, _floor_runs(ctx), 1, g1, timeout=600)
+    rc = common.finish(ctx, ["gshmem", "floor"])
+    _print_floor_table(ctx)
+    return rc
