@@ -4,7 +4,8 @@
  *   global_exit_before_init  shmem_global_exit(5) before shmem_init: one line, exit status 5
  *   init_thread_bad          shmem_init_thread(99) returns nonzero and grants nothing; a valid level then works
  *   ctx_limit                shmem_ctx_create / shmem_team_create_ctx past the limit return nonzero and leave
- *                            SHMEM_CTX_INVALID; after destroying them contexts can be made again
+ *                            SHMEM_CTX_INVALID; the contexts alive still carry puts; destroying one lets one
+ *                            more be made; after destroying them all contexts can be made again
  *   calloc_overflow          shmem_calloc whose count x size overflows returns NULL
  *   align_huge               shmem_align(2^40, n) returns NULL
  *   shmemalign_zero/three    shmemalign(0 or 3, n) returns NULL, as shmem_align does
@@ -31,12 +32,24 @@ static int ctxLimit(void) {
   shmem_ctx_t t = (shmem_ctx_t)&n; /* garbage: must become SHMEM_CTX_INVALID */
   ok = ok && shmem_team_create_ctx(SHMEM_TEAM_WORLD, 0, &t) != 0 && t == SHMEM_CTX_INVALID;
   printf("setup_edges: PE %d: %d contexts made before the limit\n", shmem_my_pe(), n);
+  static long cell, first;
+  const int next = (shmem_my_pe() + 1) % shmem_n_pes();
+  /* At the limit the contexts made before it still carry puts. */
+  shmem_barrier_all();
+  if (ok) shmem_ctx_long_p(ctx[0], &first, 5, next);
+  if (ok) shmem_ctx_quiet(ctx[0]);
+  shmem_barrier_all();
+  ok = ok && first == 5;
+  /* Destroying one context frees room for exactly one more. */
+  if (ok) shmem_ctx_destroy(ctx[n - 1]);
+  ok = ok && shmem_ctx_create(0, &ctx[n - 1]) == 0 && ctx[n - 1] != SHMEM_CTX_INVALID;
+  t = (shmem_ctx_t)&n;
+  ok = ok && shmem_ctx_create(0, &t) != 0 && t == SHMEM_CTX_INVALID;
   for (int i = 0; i < n; ++i) shmem_ctx_destroy(ctx[i]);
   shmem_ctx_t again = SHMEM_CTX_INVALID;
   ok = ok && shmem_team_create_ctx(SHMEM_TEAM_WORLD, 0, &again) == 0 && again != SHMEM_CTX_INVALID;
-  static long cell;
   shmem_barrier_all();
-  if (ok) shmem_ctx_long_p(again, &cell, 7, (shmem_my_pe() + 1) % shmem_n_pes());
+  if (ok) shmem_ctx_long_p(again, &cell, 7, next);
   if (ok) shmem_ctx_quiet(again);
   shmem_barrier_all();
   ok = ok && cell == 7;

@@ -363,7 +363,7 @@ TEST(ParamsLoad, OutOfRangeValuesAreRejected) {
   expectRejected("GSHMEM_CHECK", "7", "is out of range: use an integer from 0 to 2");
   expectRejected("GSHMEM_STAGED_DEPTH", "100", "is out of range: use an integer from 2 to 16");
   expectRejected("GSHMEM_STAGED_CHUNK", "64K", "is out of range: use a size from 256K to 256M");
-  expectRejected("GSHMEM_MAX_TEAMS", "65", "from 2 to 64");
+  expectRejected("GSHMEM_MAX_TEAMS", "16385", "from 2 to 16384");
   expectRejected("GSHMEM_UCX_AGGREGATE", "8K", "from 0 to 2K");
   expectRejected("GSHMEM_SYMMETRIC_SIZE", "0", "from 1 to");
   expectRejected("GSHMEM_DEVICE", "-2", "from -1 to");

@@ -49,7 +49,8 @@ std::string fmt(const char* f, double a) {
 
 void memoryRuntime(const Config& c, Builder& b, double* total) {
   const int n = static_cast<int>(c.n_pes);
-  const double ctrl = double(controlBytes(n));
+  const int slots = static_cast<int>(params().MAX_TEAMS);
+  const double ctrl = double(controlBytes(n, slots));
   b.row("Control area: sync cells and agreement claims", bytesText(sizeof(ControlArea)),
         "runtime.hpp: ControlArea (kMaxTeams x kMaxRounds SyncCell, claims)", "fixed");
   b.row("Control area: split scratch + collective scratch", bytesText(double(n) * (1 + kMaxTeams) * 8),
@@ -58,6 +59,12 @@ void memoryRuntime(const Config& c, Builder& b, double* total) {
         bytesText(double(mailboxBytes(n))), "runtime.hpp: mailboxBytes, mailboxSlotBytes, mailboxPayload");
   b.row("Control area: team boards", bytesText(double(teamBoardBytes(n))),
         "runtime.hpp: teamBoardBytes (kTeamBoards x n_pes x kTeamBoardEntry)", "reserved on every PE");
+  if (slots > kMaxTeams)
+    b.row("Control area: team extension (" + std::to_string(slots - kMaxTeams) + " slots past " +
+              std::to_string(kMaxTeams) + ")",
+          bytesText(double(teamExtBytes(n, slots))),
+          "runtime.hpp: teamExtBytes (sync cells, claims, a scratch row of n_pes words and mask words per slot)",
+          "GSHMEM_MAX_TEAMS = " + std::to_string(slots));
   b.row("Control area: wait line + heartbeat line", bytesText(double(kWaitLineBytes + liveness::kBeatBytes)),
         "runtime.hpp: kWaitLineBytes; liveness.hpp: kBeatBytes", "fixed");
   b.row("**Control area total** (in the symmetric heap, on top of GSHMEM_SYMMETRIC_SIZE)", bytesText(ctrl),

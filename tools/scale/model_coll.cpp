@@ -100,12 +100,15 @@ void barrierSplitRows(const Config& c, Result* r, Table* t) {
   t->rows.push_back({"shmem_barrier_all: whole job", num(bar.job), "the same, x N", ""});
   // agreeSlot: a Set AMO of the used-slot mask to every member (and of the triplet with GSHMEM_CHECK >= 1), a quiet
   // (one probe per peer with a posted AMO: every remote-node PE), then two barriers over the parent.
+  // Past 64 team slots the mask's other words go to every member by one put.
   const double per_amo = params().CHECK > 0 ? 2 : 1;
   const double amos = per_amo * n, probes = rem;
-  const double split = amos + probes + 2 * bar.per_pe;
+  const double puts = slotMaskWords(static_cast<int>(params().MAX_TEAMS)) > 1 ? n : 0;
+  const double split = amos + puts + probes + 2 * bar.per_pe;
   t->rows.push_back({"shmem_team_split_strided over the world: per PE",
-                     num(amos) + " AMOs (" + num(per_amo * rem) + " to other nodes) + " + num(probes) +
-                         " quiet probes + 2 barriers = " + num(split),
+                     num(amos) + " AMOs (" + num(per_amo * rem) + " to other nodes) + " +
+                         (puts > 0 ? num(puts) + " puts of the mask's other words + " : std::string()) +
+                         num(probes) + " quiet probes + 2 barriers = " + num(split),
                      "core/team/team.cpp: agreeSlot", "GSHMEM_CHECK = " + std::to_string(params().CHECK)});
   t->rows.push_back({"shmem_team_split_strided: whole job", num(split * n), "the same, x N", ""});
   // shmem_team_split_2d: one split per row, then one per column (api_setup.cpp), over a square grid.
@@ -171,7 +174,8 @@ Table limits(long ppn, const Env& e) {
                         " live split teams",
                     "core/team/team.cpp: agreeSlot (union of the members' masks, GSHMEM_MAX_TEAMS = " +
                         std::to_string(params().MAX_TEAMS) + "), team_ids.h: GSHMEMI_TEAM_FIRST_USER",
-                    "rows + columns <= free slots; each split takes a new slot"});
+                    "rows + columns <= free slots; each split takes a new slot; GSHMEM_MAX_TEAMS (up to " +
+                        std::to_string(kTeamSlotsLimit) + ") adds slots"});
   long n0 = 1;
   while (deviceCollSlotBytes(static_cast<int>(n0)) > 0 && n0 < (1L << 30)) n0 <<= 1;
   long lo = n0 / 2, hi = n0;  // slot > 0 at lo, 0 at hi: the first N with a 0-byte slot

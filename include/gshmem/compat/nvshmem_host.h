@@ -275,7 +275,8 @@ static inline const shmem_team_config_t* gshmemi_nv_config(const nvshmem_team_co
 }
 /* Collective over the parent's members, as shmem_team_split_strided. *new_team: the new team's id on its members,
  * NVSHMEM_TEAM_INVALID elsewhere; -1 (and NVSHMEM_TEAM_INVALID) when the parent is not a team of this PE, the
- * triplet does not describe PEs of the parent, or no team id is free (GSHMEM_MAX_TEAMS). */
+ * triplet does not describe PEs of the parent, or no team id is free (GSHMEM_MAX_TEAMS). An id of 64 or more
+ * (GSHMEM_MAX_TEAMS > 64, more than 60 teams alive) names a host-only team: device code cannot reach it. */
 static inline int nvshmem_team_split_strided(nvshmem_team_t parent, int start, int stride, int size,
                                              const nvshmem_team_config_t* config, long mask,
                                              nvshmem_team_t* new_team) {

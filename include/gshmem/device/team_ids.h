@@ -8,7 +8,8 @@
  *   - GSHMEMX_TEAM_SAME_MYPE_NODE: the PEs whose index among their node's PEs is this PE's (one per node); only
  *     this PE when they are not a strided set.
  *   - ids from GSHMEMI_TEAM_FIRST_USER up to GSHMEMI_TEAM_IDS - 1: teams made by a split (the team's
- *     synchronization slot, which every member agrees on when the team is made). An id is reused once its team is
+ *     synchronization slot, which every member agrees on when the team is made). With GSHMEM_MAX_TEAMS above 64 a
+ *     split may give a higher id: the host knows that team, device code does not. An id is reused once its team is
  *     destroyed; teams with no common member may hold the same id at the same time. */
 #ifndef GSHMEM_DEVICE_TEAM_IDS_H
 #define GSHMEM_DEVICE_TEAM_IDS_H
@@ -21,6 +22,7 @@ typedef int32_t gshmem_team_t;
 #define GSHMEMX_TEAM_NODE 2
 #define GSHMEMX_TEAM_SAME_MYPE_NODE 3
 #define GSHMEMI_TEAM_FIRST_USER 4 /* the first id a split can give */
-#define GSHMEMI_TEAM_IDS 64       /* ids are below this (the host's team slots, GSHMEM_MAX_TEAMS at most) */
+#define GSHMEMI_TEAM_IDS 64       /* device ids are below this; host slots from here up (GSHMEM_MAX_TEAMS > 64) are
+                                     host-only teams */
 
 #endif /* GSHMEM_DEVICE_TEAM_IDS_H */

@@ -114,6 +114,9 @@ Coll collTeam(const char* call, gshmem_team_t team) {
   if (!ht)
     fatal(call, "team %d is not a team of this PE (NVSHMEM_TEAM_INVALID, destroyed, or this PE is not a member); "
           "pass a team from a split that included this PE", static_cast<int>(team));
+  if (team >= GSHMEMI_TEAM_IDS)
+    fatal(call, "team %d is host-only: device code and stream collectives reach the teams of ids below %d (split "
+          "it while fewer teams are alive)", static_cast<int>(team), GSHMEMI_TEAM_IDS);
   const DeviceTeam t{ht->start, ht->stride, ht->size, ht->my_index};
   bool mapped = true;
   for (int k = 0; mapped && k < t.size; ++k) mapped = backendPeerPtr(t.pe(k), 0) != nullptr;

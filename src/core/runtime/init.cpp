@@ -86,7 +86,8 @@ Status paramsInit(std::string* err) {
     for (const std::string& w : paramsUnknown()) fprintf(stderr, "gshmem: PE 0: %s: warning: %s\n", g_call, w.c_str());
   if (!logConfigure(p.LOG_LEVEL.c_str(), p.LOG_SUBSYS.c_str()))
     return fail(err, Status::InvalidArgument, "cannot configure logging");
-  static_assert(kMaxTeams == 64, "GSHMEM_MAX_TEAMS is declared up to 64 in params.def");
+  static_assert(kTeamSlotsLimit == 16384, "GSHMEM_MAX_TEAMS is declared up to 16384 in params.def");
+  g_rt.team_slots = static_cast<int>(p.MAX_TEAMS);
   g_rt.check = static_cast<int>(p.CHECK);
   g_rt.wait_spins = p.WAIT_SPINS;
   return Status::Ok;
@@ -121,7 +122,7 @@ Status waitPolicyInit(std::string* err) {
 
 // ---- symmetric regions
 Status heapCreate(std::size_t user_bytes, LocalRegion* out) {
-  g_rt.control_bytes = controlBytes(g_rt.n_pes);
+  g_rt.control_bytes = controlBytes(g_rt.n_pes, g_rt.team_slots);
   std::size_t total = g_rt.control_bytes + ((user_bytes + 4095) & ~std::size_t(4095));
   int fd = -1;
   GSHMEM_CHECK(memfdCreate("gshmem-heap", "the symmetric heap", total, &fd));
@@ -154,6 +155,13 @@ Status heapCreate(std::size_t user_bytes, LocalRegion* out) {
 /// else globals are not symmetric and the data region is dropped.
 Status regionsAgree(std::string* err) {
   std::vector<uint64_t> sizes(g_rt.n_pes);
+  uint64_t slots = static_cast<uint64_t>(g_rt.team_slots);  // the control area's size depends on it
+  GSHMEM_CHECK(allGatherOk(&slots, sizes.data(), sizeof slots, err));
+  for (int pe = 0; pe < g_rt.n_pes; ++pe)
+    if (sizes[pe] != slots)
+      return fail(err, Status::InvalidArgument, "PE %d has GSHMEM_MAX_TEAMS=%llu but this PE %llu: set the same "
+                  "GSHMEM_MAX_TEAMS on every PE", pe, static_cast<unsigned long long>(sizes[pe]),
+                  static_cast<unsigned long long>(slots));
   uint64_t heap_bytes = g_init.heap.size;
   GSHMEM_CHECK(allGatherOk(&heap_bytes, sizes.data(), sizeof heap_bytes, err));
   for (int pe = 0; pe < g_rt.n_pes; ++pe)

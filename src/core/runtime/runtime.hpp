@@ -74,7 +74,10 @@ struct alignas(64) SyncCell {
   std::atomic<uint64_t> value;
   char pad[64 - sizeof(uint64_t)];
 };
-constexpr int kMaxTeams = 64;   ///< slots; the split protocol agrees on them with a 64-bit mask
+/// Team slots in the fixed part of the control area, which are also the ids the device team table holds
+/// (GSHMEMI_TEAM_IDS). GSHMEM_MAX_TEAMS above it adds slots in the team extension (teamExtOffset, below).
+constexpr int kMaxTeams = 64;
+constexpr int kTeamSlotsLimit = 16384;  ///< most team slots GSHMEM_MAX_TEAMS may ask for (params.def)
 constexpr int kMaxRounds = 32;  ///< dissemination rounds: supports 2^32 PEs
 struct ControlArea {
   SyncCell sync[kMaxTeams][kMaxRounds];
@@ -85,6 +88,7 @@ struct ControlArea {
   //              collective scratch, kMaxTeams x n_pes uint64_t (one row per team slot, zeroed with the slot);
   //              collective mailboxes (mailboxOffset: see below);
   //              team boards (teamBoardOffset: below);
+  //              the team extension, for slots from kMaxTeams up (teamExtOffset: below);
   //              then padding; the wait line (kWaitLineBytes, core/sync/agree.hpp: where this PE waits), then
   //              the heartbeat line, the last liveness::kBeatBytes (core/sync/liveness)
 };
@@ -120,11 +124,26 @@ constexpr int kTeamBoards = 8;
 constexpr std::size_t kTeamBoardEntry = 32;
 inline std::size_t teamBoardOffset(int n_pes) { return mailboxOffset(n_pes) + mailboxBytes(n_pes); }
 inline std::size_t teamBoardBytes(int n_pes) { return kTeamBoards * std::size_t(n_pes) * kTeamBoardEntry; }
+/// Words of a used-slot mask over `slots` team slots (bit s of word s / 64: slot s).
+inline int slotMaskWords(int slots) { return (slots + 63) / 64; }
+/// The team extension, present when there are more than kMaxTeams team slots (GSHMEM_MAX_TEAMS), E of them past
+/// kMaxTeams: E x kMaxRounds sync cells, E x 2 claim lines (core/sync/agree), E collective scratch rows of n_pes
+/// words, then the split scratch's mask words past the first (n_pes x (slotMaskWords - 1) words, member-major).
+/// Every PE computes the same layout from the same GSHMEM_MAX_TEAMS (init checks that they agree).
+inline std::size_t teamExtOffset(int n_pes) {
+  return (teamBoardOffset(n_pes) + teamBoardBytes(n_pes) + kMailboxLine - 1) & ~(kMailboxLine - 1);
+}
+inline std::size_t teamExtBytes(int n_pes, int slots) {
+  if (slots <= kMaxTeams) return 0;
+  const std::size_t extra = std::size_t(slots - kMaxTeams);
+  return extra * (kMaxRounds * sizeof(SyncCell) + 2 * 64 + std::size_t(n_pes) * sizeof(uint64_t)) +
+         std::size_t(n_pes) * std::size_t(slotMaskWords(slots) - 1) * sizeof(uint64_t);
+}
 /// The line before the heartbeat line: where this PE waits (core/sync/agree.hpp, wait::Note).
 constexpr std::size_t kWaitLineBytes = 64;
-/// Bytes of the control area for `n_pes` PEs (page-rounded).
-inline std::size_t controlBytes(int n_pes) {
-  return (teamBoardOffset(n_pes) + teamBoardBytes(n_pes) + kWaitLineBytes + liveness::kBeatBytes + 4095) &
+/// Bytes of the control area for `n_pes` PEs and `slots` team slots (page-rounded).
+inline std::size_t controlBytes(int n_pes, int slots = kMaxTeams) {
+  return (teamExtOffset(n_pes) + teamExtBytes(n_pes, slots) + kWaitLineBytes + liveness::kBeatBytes + 4095) &
          ~std::size_t(4095);
 }
 
@@ -137,6 +156,7 @@ struct Runtime {
   PeerEntry* peers = nullptr;
   int check = 1;
   long wait_spins = 2048;
+  int team_slots = kMaxTeams;  ///< GSHMEM_MAX_TEAMS: team slots of the control area (the same on every PE)
   bool oversubscribed = false;  ///< some machine of the job runs more PEs than it has cores (same on every PE)
   bool crowded = false;         ///< this PE's machine runs more PEs than it has cores
   Transport* remote = nullptr;  ///< reaches the peers whose regions are not mapped here (UCX), or nullptr
@@ -189,6 +209,13 @@ extern Runtime g_rt;
 constexpr std::size_t kHeapAlign = std::size_t(1) << 30;
 inline std::size_t controlOffset() { return g_rt.size[kRegionHeap] - g_rt.control_bytes; }
 inline ControlArea* controlArea() { return reinterpret_cast<ControlArea*>(g_rt.base[kRegionHeap] + controlOffset()); }
+/// The kMaxRounds synchronization cells of team slot `slot` (below g_rt.team_slots), at the same offset in every
+/// PE's heap: in the fixed part below kMaxTeams, else in the team extension.
+inline SyncCell* slotCells(int slot) {
+  if (GSHMEM_LIKELY(slot < kMaxTeams)) return controlArea()->sync[slot];
+  return reinterpret_cast<SyncCell*>(reinterpret_cast<char*>(controlArea()) + teamExtOffset(g_rt.n_pes)) +
+         std::size_t(slot - kMaxTeams) * kMaxRounds;
+}
 /// This PE's acknowledgement cell for messages it sent to world PE `d` (written by `d`).
 inline uint64_t* mailboxAck(int d) {
   return reinterpret_cast<uint64_t*>(reinterpret_cast<char*>(controlArea()) + mailboxOffset(g_rt.n_pes) +

@@ -15,8 +15,16 @@ namespace gshmem::agree {
 
 namespace {
 
-Claim* line0() { return reinterpret_cast<Claim*>(controlArea()->claims); }
-Claim& slotOf(int line, uint64_t seq) { return line0()[line * 2 + (seq & 1)]; }
+/// The two claims of `line` (agree.hpp: the heap lines after the first kMaxTeams slots' in the fixed area, the
+/// other slots' lines in the team extension after its sync cells).
+Claim* lineClaims(int line) {
+  if (line < 0) return reinterpret_cast<Claim*>(controlArea()->claims) + (kMaxTeams - 1 - line) * 2;
+  if (line < kMaxTeams) return reinterpret_cast<Claim*>(controlArea()->claims) + line * 2;
+  char* ext = reinterpret_cast<char*>(controlArea()) + teamExtOffset(g_rt.n_pes);
+  return reinterpret_cast<Claim*>(ext + std::size_t(g_rt.team_slots - kMaxTeams) * kMaxRounds * sizeof(SyncCell)) +
+         std::size_t(line - kMaxTeams) * 2;
+}
+Claim& slotOf(int line, uint64_t seq) { return lineClaims(line)[seq & 1]; }
 
 Claim make(const char* call, uint64_t seq, const uint64_t (&arg)[3]) {
   Claim c{};

@@ -21,11 +21,14 @@ struct alignas(64) Claim {
 };
 static_assert(sizeof(Claim) == 64, "a claim is one cache line");
 
-/// Claim lines: kMaxTeams team slots, then the host heap and the device heap.
-constexpr int kHeapLine = kMaxTeams;
-constexpr int kDeviceHeapLine = kMaxTeams + 1;
-constexpr int kLines = kMaxTeams + 2;
-static_assert(sizeof(ControlArea::claims) == kLines * 2 * sizeof(Claim), "the control area holds every claim line");
+/// Claim lines: one per team slot (the line is the slot: 0 .. g_rt.team_slots - 1), and the host heap's and the
+/// device heap's. The fixed control area holds the first kMaxTeams slots' lines then the two heap lines; the team
+/// extension holds the other slots' lines.
+constexpr int kHeapLine = -1;
+constexpr int kDeviceHeapLine = -2;
+constexpr int kFixedLines = kMaxTeams + 2;
+static_assert(sizeof(ControlArea::claims) == kFixedLines * 2 * sizeof(Claim),
+              "the control area holds the fixed claim lines");
 
 /// An argument word that names nothing for this call (no block, no root, counts that may differ): compared like
 /// any other word, never shown in the message.

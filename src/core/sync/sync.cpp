@@ -50,7 +50,7 @@ void syncWait(gshmem_team* t, uint64_t epoch, int peer, const char* call, long s
 
 /// Store `epoch` into cell k of this team's slot on world PE `to` (same offset in every heap).
 inline void signalCell(gshmem_team* t, int k, int to, uint64_t epoch) {
-  std::atomic<uint64_t>* mine = &controlArea()->sync[t->slot][k].value;
+  std::atomic<uint64_t>* mine = &slotCells(t->slot)[k].value;
   RemoteAddr ra;
   char* p = resolve("shmem_sync", "sync cell", mine, sizeof(uint64_t), to, &ra);
   if (GSHMEM_LIKELY(p != nullptr))
@@ -94,7 +94,7 @@ int chooseSyncAlgo(const gshmem_team* t) {
 /// member (me + 2^r) mod n and waits for its own cell r. Cells only grow, so barriers never reset them.
 void disseminationSync(gshmem_team* t, uint64_t epoch, const char* call) {
   const int n = t->size;
-  SyncCell* cells = controlArea()->sync[t->slot];
+  SyncCell* cells = slotCells(t->slot);
   for (int r = 0, dist = 1; dist < n; ++r, dist <<= 1) {
     signalCell(t, r, t->worldPe((t->my_index + dist) % n), epoch);
     syncWait(t, epoch, t->worldPe((t->my_index + n - dist) % n), call, barrierSpins(),
@@ -104,7 +104,7 @@ void disseminationSync(gshmem_team* t, uint64_t epoch, const char* call) {
 
 /// The word `cell` of member 0's slot of team `t`, as mapped here (counterSync runs only when every member is).
 std::atomic<uint64_t>* memberZeroCell(gshmem_team* t, int cell, const char* call) {
-  std::atomic<uint64_t>* mine = &controlArea()->sync[t->slot][cell].value;
+  std::atomic<uint64_t>* mine = &slotCells(t->slot)[cell].value;
   return reinterpret_cast<std::atomic<uint64_t>*>(peerPtr(call, "sync cell", mine, sizeof(uint64_t), t->worldPe(0)));
 }
 
@@ -166,7 +166,7 @@ static void treeSync(gshmem_team* t, uint64_t epoch, const char* call) {
   const int vme = odd ? n - 1 - t->my_index : t->my_index;
   auto real = [n, odd](int v) { return odd ? n - 1 - v : v; };
   const int base = odd ? kOddCells : 0;
-  SyncCell* cells = controlArea()->sync[t->slot] + base;
+  SyncCell* cells = slotCells(t->slot) + base;
   auto reached = [epoch](SyncCell& c) { return c.value.load(std::memory_order_acquire) >= epoch; };
   const long spins = barrierSpins();
   // Gather: children first (their arrivals land in cells 0..kRadix-1 of this PE).

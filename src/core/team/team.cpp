@@ -1,8 +1,9 @@
 // Teams and contexts. A team is a strided set of world PEs holding one synchronization slot of the control area;
-// members agree on the slot when the team is split (the union of their used-slot masks, lowest free bit). The slot
-// is also the team's id as device code names it (gshmem_team_t, gshmem/device/team_ids.h): slots 0-3 are the
-// predefined teams (world, shared, node, same-mype-node), and the device layer mirrors every team of this PE into
-// its team table (device::backendTeamSet / backendTeamClear).
+// members agree on the slot when the team is split (the union of their used-slot masks, lowest free bit). There
+// are GSHMEM_MAX_TEAMS slots (g_rt.team_slots), the same on every PE. The slot is also the team's id as device code
+// names it (gshmem_team_t, gshmem/device/team_ids.h): slots 0-3 are the predefined teams (world, shared, node,
+// same-mype-node), and the device layer mirrors every team of this PE in a slot below kMaxTeams into its team table
+// (device::backendTeamSet / backendTeamClear); teams in higher slots are host-only.
 #include <algorithm>
 #include <atomic>
 #include <deque>
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "base/config.hpp"
@@ -33,17 +35,35 @@ static_assert(GSHMEMI_TEAM_IDS == kMaxTeams, "a team's id is its slot");
 namespace {
 gshmem_team g_team_node;                 ///< GSHMEMX_TEAM_NODE (slot 2)
 gshmem_team g_team_same_mype_node;       ///< GSHMEMX_TEAM_SAME_MYPE_NODE (slot 3)
-uint64_t g_slots_used = 0;               ///< slots held by teams this PE belongs to
-gshmem_team* g_by_slot[kMaxTeams] = {};  ///< this PE's team in each slot (its id), or nullptr
-std::vector<gshmem_team*> g_user_teams;  ///< live teams created by splits (this PE is a member)
+std::vector<uint64_t> g_slots_used;        ///< slots held by teams this PE belongs to (slotMaskWords words)
+std::vector<gshmem_team*> g_by_slot;       ///< this PE's team in each slot (its id), or nullptr
+std::unordered_set<gshmem_team*> g_user_teams;  ///< live teams created by splits (this PE is a member)
 
+/// Team slots: GSHMEM_MAX_TEAMS, and never fewer than the fixed part's (which holds the predefined teams).
+int slotCount() { return g_rt.team_slots > kMaxTeams ? g_rt.team_slots : kMaxTeams; }
+int maskWords() { return slotMaskWords(g_rt.team_slots); }
+bool slotUsed(const std::vector<uint64_t>& mask, int slot) { return (mask[slot / 64] >> (slot % 64)) & 1; }
+
+/// The split scratch: the first word of each member's used-slot mask, indexed by its number in the parent team.
 uint64_t* scratch() { return reinterpret_cast<uint64_t*>(controlArea() + 1); }
+/// The team extension's collective scratch rows (runtime.hpp: teamExtBytes), after its sync cells and claims.
+uint64_t* extRows() {
+  const std::size_t extra = g_rt.team_slots > kMaxTeams ? std::size_t(g_rt.team_slots - kMaxTeams) : 0;
+  return reinterpret_cast<uint64_t*>(reinterpret_cast<char*>(controlArea()) + teamExtOffset(g_rt.n_pes) +
+                                     extra * (kMaxRounds * sizeof(SyncCell) + 2 * 64));
+}
+/// The other words of member `i`'s used-slot mask (maskWords() - 1 of them), after the extension's rows.
+uint64_t* maskTail(int i) {
+  return extRows() + std::size_t(g_rt.team_slots - kMaxTeams) * g_rt.n_pes + std::size_t(i) * (maskWords() - 1);
+}
 
-
-uint64_t* collScratch(int slot) { return scratch() + g_rt.n_pes + std::size_t(slot) * g_rt.n_pes; }
+uint64_t* collScratch(int slot) {
+  if (slot < kMaxTeams) return scratch() + g_rt.n_pes + std::size_t(slot) * g_rt.n_pes;
+  return extRows() + std::size_t(slot - kMaxTeams) * g_rt.n_pes;
+}
 
 void resetSlot(int slot) {
-  for (int k = 0; k < kMaxRounds; ++k) controlArea()->sync[slot][k].value.store(0, std::memory_order_relaxed);
+  for (int k = 0; k < kMaxRounds; ++k) slotCells(slot)[k].value.store(0, std::memory_order_relaxed);
   std::memset(collScratch(slot), 0, g_rt.n_pes * sizeof(uint64_t));
   agree::reset(slot);
 }
@@ -82,6 +102,7 @@ void teamsInit() {
   w.my_index = g_rt.my_pe;
   w.slot = 0;
   w.predefined = true;
+  g_by_slot.assign(slotCount(), nullptr);
   g_by_slot[GSHMEM_TEAM_WORLD] = &w;
 
   // SHARED: the PEs whose heap is mapped here (shmem_ptr works for them: the node's PEs unless
@@ -100,15 +121,16 @@ void teamsInit() {
   predefinedTeam(&gshmem_team_shared_obj, GSHMEM_TEAM_SHARED, local, "SHMEM_TEAM_SHARED");
   predefinedTeam(&g_team_node, GSHMEMX_TEAM_NODE, node, "this node (GSHMEMX_TEAM_NODE)");
   predefinedTeam(&g_team_same_mype_node, GSHMEMX_TEAM_SAME_MYPE_NODE, same, "GSHMEMX_TEAM_SAME_MYPE_NODE");
-  g_slots_used = (uint64_t(1) << GSHMEMI_TEAM_FIRST_USER) - 1;
+  g_slots_used.assign(maskWords(), 0);
+  g_slots_used[0] = (uint64_t(1) << GSHMEMI_TEAM_FIRST_USER) - 1;
   gshmem_ctx_default_obj = gshmem_ctx{&w, 0, true};
 }
 
 void teamsFinalize() {
   for (gshmem_team* t : g_user_teams) delete t;
   g_user_teams.clear();
-  g_slots_used = 0;
-  std::fill(std::begin(g_by_slot), std::end(g_by_slot), nullptr);
+  g_slots_used.clear();
+  g_by_slot.clear();
 }
 
 gshmem_team* teamWorld() { return &gshmem_team_world_obj; }
@@ -116,7 +138,7 @@ gshmem_team* teamShared() { return &gshmem_team_shared_obj; }
 gshmem_ctx* ctxDefault() { return &gshmem_ctx_default_obj; }
 
 gshmem_team* teamOfId(int id) {
-  return static_cast<unsigned>(id) < static_cast<unsigned>(kMaxTeams) ? g_by_slot[id] : nullptr;
+  return static_cast<std::size_t>(static_cast<unsigned>(id)) < g_by_slot.size() ? g_by_slot[id] : nullptr;
 }
 
 gshmem_team* teamCheck(const char* call, gshmem_team* team) {
@@ -124,7 +146,7 @@ gshmem_team* teamCheck(const char* call, gshmem_team* team) {
   if (team == &gshmem_team_world_obj || team == &gshmem_team_shared_obj || team == &g_team_node ||
       team == &g_team_same_mype_node)
     return team;
-  if (team && std::find(g_user_teams.begin(), g_user_teams.end(), team) != g_user_teams.end()) return team;
+  if (team && g_user_teams.count(team)) return team;  // a hash lookup: thousands of teams may be alive
   fatal(call, "team %p is not a valid team (SHMEM_TEAM_INVALID, destroyed, or not a team of this PE)",
         static_cast<void*>(team));
 }
@@ -166,16 +188,19 @@ void checkTriplets(const char* call, gshmem_team* parent, const uint64_t* row, u
 }
 
 /// Collective over `parent`: the lowest team slot free on every member (the union of their used-slot masks), or
-/// -1 when none is free among the first GSHMEM_MAX_TEAMS. Every member computes the same answer. With
-/// GSHMEM_CHECK >= 1 the members' triplets travel with their masks (through the parent's collective scratch row,
-/// zero again before the second sync) and must agree.
+/// -1 when none of the GSHMEM_MAX_TEAMS slots is. Every member computes the same answer. With GSHMEM_CHECK >= 1 the
+/// members' triplets travel with their masks (through the parent's collective scratch row, zero again before the
+/// second sync) and must agree.
 int agreeSlot(const char* call, gshmem_team* parent, uint64_t triplet) {
-  uint64_t mask = g_slots_used;
+  const int words = maskWords();
   uint64_t* row = g_rt.check > 0 ? collScratch(parent->slot) : nullptr;
   for (int i = 0; i < parent->size; ++i) {
     ops::amo<unsigned long long>(call, ctxDefault(), AmoOp::Set,
-                                 reinterpret_cast<unsigned long long*>(&scratch()[parent->my_index]), mask, 0,
-                                 parent->worldPe(i));
+                                 reinterpret_cast<unsigned long long*>(&scratch()[parent->my_index]), g_slots_used[0],
+                                 0, parent->worldPe(i));
+    if (words > 1)
+      ops::put(call, ctxDefault(), maskTail(parent->my_index), &g_slots_used[1], (words - 1) * sizeof(uint64_t),
+               parent->worldPe(i));
     if (row)
       ops::amo<unsigned long long>(call, ctxDefault(), AmoOp::Set,
                                    reinterpret_cast<unsigned long long*>(&row[parent->my_index]), triplet, 0,
@@ -185,15 +210,18 @@ int agreeSlot(const char* call, gshmem_team* parent, uint64_t triplet) {
   // the sync and read a mask that has not landed, choose another slot, and hang in the new team's first sync.
   ops::quiet(ctxDefault());
   teamSyncImpl(parent, call);
-  uint64_t all = 0;
-  for (int i = 0; i < parent->size; ++i) all |= __atomic_load_n(&scratch()[i], __ATOMIC_ACQUIRE);
+  std::vector<uint64_t> all(words, 0);
+  for (int i = 0; i < parent->size; ++i) {
+    all[0] |= __atomic_load_n(&scratch()[i], __ATOMIC_ACQUIRE);
+    for (int k = 1; k < words; ++k) all[k] |= __atomic_load_n(&maskTail(i)[k - 1], __ATOMIC_RELAXED);
+  }
   if (row) {
     checkTriplets(call, parent, row, triplet);
     for (int i = 0; i < parent->size; ++i) __atomic_store_n(&row[i], uint64_t(0), __ATOMIC_RELAXED);
   }
   teamSyncImpl(parent, call);  // scratch may be reused by the next split only after everyone has read it
-  for (int b = 0; b < params().MAX_TEAMS; ++b)
-    if (!(all & (uint64_t(1) << b))) return b;
+  for (int b = 0; b < g_rt.team_slots; ++b)
+    if (!slotUsed(all, b)) return b;
   return -1;
 }
 
@@ -219,12 +247,12 @@ int teamSplitStrided(const char* call, gshmem_team* parent, int start, int strid
     return -1;
   }
   if (slot < 0) {
-    if (params().MAX_TEAMS < kMaxTeams)
-      GSHMEM_LOG_INFO(TEAM, "%s: all %ld team slots are in use: SHMEM_TEAM_INVALID; destroy teams or raise "
-                      "GSHMEM_MAX_TEAMS (at most %d)", call, params().MAX_TEAMS, kMaxTeams);
+    if (g_rt.team_slots < kTeamSlotsLimit)
+      GSHMEM_LOG_INFO(TEAM, "%s: all %d team slots are in use: SHMEM_TEAM_INVALID; destroy teams or raise "
+                      "GSHMEM_MAX_TEAMS (at most %d)", call, g_rt.team_slots, kTeamSlotsLimit);
     else
       GSHMEM_LOG_INFO(TEAM, "%s: all %d team slots are in use: SHMEM_TEAM_INVALID; destroy teams no longer used",
-                      call, kMaxTeams);
+                      call, g_rt.team_slots);
     return -1;
   }
 
@@ -237,7 +265,7 @@ int teamSplitStrided(const char* call, gshmem_team* parent, int start, int strid
   return 0;
 }
 
-uint64_t teamSlotsUsed() { return g_slots_used; }
+uint64_t teamSlotsUsed() { return g_slots_used.empty() ? 0 : g_slots_used[0]; }
 
 gshmem_team* teamRegister(const char* call, int start, int stride, int size, int my_index, int slot,
                           long num_contexts) {
@@ -248,10 +276,11 @@ gshmem_team* teamRegister(const char* call, int start, int stride, int size, int
   t->my_index = my_index;
   t->slot = slot;
   t->num_contexts = num_contexts;
-  g_slots_used |= uint64_t(1) << slot;
-  g_user_teams.push_back(t);
+  g_slots_used[slot / 64] |= uint64_t(1) << (slot % 64);
+  g_user_teams.insert(t);
   g_by_slot[slot] = t;
-  if (isError(device::backendTeamSet(slot, *t))) fatal(call, "cannot publish the new team to the GPU (see above)");
+  if (slot < kMaxTeams && isError(device::backendTeamSet(slot, *t)))
+    fatal(call, "cannot publish the new team to the GPU (see above)");
   GSHMEM_LOG_DEBUG(TEAM, "team %p: start %d stride %d size %d slot %d", static_cast<void*>(t), t->start, t->stride,
                    t->size, slot);
   return t;
@@ -267,11 +296,11 @@ void teamDestroy(const char* call, gshmem_team* team) {
   // layer resets its words of the slot too: device and stream collectives on the team are complete by contract.
   teamSyncLast(team, call);
   resetSlot(team->slot);
-  if (isError(device::backendTeamClear(team->slot)))
+  if (team->slot < kMaxTeams && isError(device::backendTeamClear(team->slot)))
     fatal(call, "cannot reset the team's device synchronization words (see above)");
   g_by_slot[team->slot] = nullptr;
-  g_slots_used &= ~(uint64_t(1) << team->slot);
-  g_user_teams.erase(std::find(g_user_teams.begin(), g_user_teams.end(), team));
+  g_slots_used[team->slot / 64] &= ~(uint64_t(1) << (team->slot % 64));
+  g_user_teams.erase(team);
   delete team;
 }
 

@@ -5,7 +5,7 @@
 // meet on board counter % kTeamBoards of the maker's control area: member k writes its entry {id, world PE + 1, used
 // slots} into entry k (the id last, after a fence), polls the row until every entry carries the id, and so learns
 // every member's world PE and the slots they use. Every member computes the same answer from the same row: the
-// lowest slot free on all of them, or a failure when the members are not evenly spaced world PEs (gshmem teams are
+// lowest slot below kMaxTeams free on all of them (such a team is for device code, whose ids are below kMaxTeams), or a failure when the members are not evenly spaced world PEs (gshmem teams are
 // strided sets, as the device team table holds them). Entries are never cleared: ids are unique, so a later call
 // on the row simply overwrites them. Contract: at most kTeamBoards calls with ids made by one PE in flight at once
 // (a later call on a row must not overwrite an entry that a member of an earlier call has not read yet).
@@ -104,7 +104,8 @@ int teamInitFromId(const char* call, uint64_t uid, int npes, int idx, long num_c
   int start = 0, stride = 1, slot = -1;
   uint64_t used = 0;
   for (const BoardEntry& e : members) used |= e.used;
-  for (int b = 0; b < params().MAX_TEAMS && slot < 0; ++b)
+  const int slots = g_rt.team_slots < kMaxTeams ? g_rt.team_slots : kMaxTeams;  // ids the device table holds
+  for (int b = 0; b < slots && slot < 0; ++b)
     if (!(used & (uint64_t(1) << b))) slot = b;
   const bool ok = strided(members, &start, &stride);
   if (ok && slot >= 0) {
@@ -118,7 +119,8 @@ int teamInitFromId(const char* call, uint64_t uid, int npes, int idx, long num_c
                       "strided sets of PEs: NVSHMEM_TEAM_INVALID", call, npes, members[0].pe_plus1 - 1,
                       members[npes > 1 ? 1 : 0].pe_plus1 - 1);
     else
-      GSHMEM_LOG_WARN(TEAM, "%s: no team slot is free on every member (GSHMEM_MAX_TEAMS): NVSHMEM_TEAM_INVALID", call);
+      GSHMEM_LOG_WARN(TEAM, "%s: none of the %d team slots that device code can name is free on every member: "
+                      "NVSHMEM_TEAM_INVALID", call, slots);
   }
   return -1;
 }

@@ -28,7 +28,7 @@ void teamSyncImpl(gshmem_team* t, const char* call = "shmem_team_sync");  ///< `
 void teamSyncLast(gshmem_team* t, const char* call);
 /// Forget heap allocations (after the heap is unmapped at finalize).
 void heapReset();
-/// The team slots this PE uses (bit per slot).
+/// The team slots below 64 this PE uses (bit per slot).
 uint64_t teamSlotsUsed();
 /// Make this PE's team object for a new team whose members agreed on @p slot (a free slot on every member) and
 /// publish it to the device team table. Not collective.
