@@ -1,8 +1,9 @@
 // hsg_gpu: the lattice arithmetic and kernels of the GPU spin glass (fp32), shared by the device kernels and the
 // host reference. Every function marked HSG_HD is compiled for both: the build disables contraction on both sides
 // (-fmad=false, -ffp-contract=off) and uses IEEE division and square root, so an over-relaxation step gives the
-// same bits on the GPU and the CPU. The heat bath calls logf/expf and sincospif (sinf/cosf on the host), whose last
-// bits differ between the CUDA and host math libraries: CPU and GPU heat baths agree to rounding, not bitwise.
+// same bits on the GPU and the CPU. The heat bath calls logf/expf (whose last bits differ between the CUDA and host
+// math libraries) and, on the GPU only, the hardware's sine, cosine and reciprocal square root: CPU and GPU heat
+// baths agree to about 1e-6, not bitwise.
 //
 // Layout (colour-split, structure of arrays): plane lz (0..nz+1, 0 and nz+1 the ghosts) holds colour 0 then
 // colour 1; a colour holds the x, y, z components, each H2 = L*L/2 floats (row y, element j = x/2, with
@@ -87,14 +88,24 @@ HSG_HD inline HbKey hbKey(uint64_t seed, uint64_t sweep) {
 }
 HSG_HD inline uint64_t hbDraw(HbKey k, uint64_t gsite) { return mix64(mix64(gsite ^ k.a) + k.b); }
 
-/** *sn, *cs = sin, cos of 2 pi u. On the GPU without a range reduction (sincospif); the host's sinf/cosf of the
- *  rounded angle differ from it by rounding only. */
+/** *sn, *cs = sin, cos of 2 pi u for u in (0, 1]. On the GPU the hardware's sine and cosine of an angle in
+ *  (-pi, pi] (absolute error about 5e-7); the host's sinf/cosf of the same angle differ from it by that much. */
 HSG_HD inline void sinCos2Pi(float u, float* sn, float* cs) {
+  const float ph = 6.2831853f * (u - 0.5f);  // sin, cos of ph + pi
 #ifdef __CUDA_ARCH__
-  sincospif(2.0f * u, sn, cs);
+  __sincosf(ph, sn, cs);
 #else
-  const float ph = 6.2831853f * u;
   *sn = sinf(ph), *cs = cosf(ph);
+#endif
+  *sn = -*sn, *cs = -*cs;
+}
+
+/** 1 / sqrt(x): the hardware's reciprocal square root on the GPU (relative error about 2 ulp), IEEE on the host. */
+HSG_HD inline float rsqrtApprox(float x) {
+#ifdef __CUDA_ARCH__
+  return rsqrtf(x);
+#else
+  return 1.0f / sqrtf(x);
 #endif
 }
 
@@ -107,31 +118,35 @@ HSG_HD inline void randomUnit(float u1, float u2, float* v) {
   v[2] = c;
 }
 
-/** Heat-bath draw of a spin in the field h at inverse temperature beta (the model's formula, apps/README.md), from draw r: cos theta
- *  from u1, the azimuth from u2, around n = h / |h| in the frame (n, e1, e2). Compute-bound on a GPU: one draw, one
- *  sincos without range reduction, reciprocals instead of divisions. */
+/** Heat-bath draw of a spin in the field h at inverse temperature beta (the model's formula, apps/README.md), from
+ *  draw r: cos theta from u1, the azimuth from u2, around n = h / |h| in the frame (n, e1, e2). Compute-bound on a
+ *  GPU. cos theta is computed with IEEE logf, expf and division (sin theta = sqrt(1 - cos^2) magnifies its errors
+ *  near +-1); the frame and the azimuth, whose errors are not magnified, use the hardware's approximations on the
+ *  GPU (rsqrtApprox, sinCos2Pi) and fused multiply-adds (fmaf: the same bits on host and GPU). */
 HSG_HD inline void heatBath(const float* h, float beta, uint64_t r, float* s) {
   const float u1 = u01f(r), u2 = u01fLow(r);
-  const float m = sqrtf(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]), a = beta * m;
+  const float h2 = h[0] * h[0] + h[1] * h[1] + h[2] * h[2];
+  const float m = sqrtf(h2), a = beta * m;
   if (!(a > 1e-6f)) {
     randomUnit(u1, u2, s);
     return;
   }
   const float ct = fminf(1.0f, fmaxf(-1.0f, 1.0f + logf(u1 + (1.0f - u1) * expf(-2.0f * a)) / a));
-  const float st = sqrtf(fmaxf(0.0f, 1.0f - ct * ct)), im = 1.0f / m;
+  const float st = sqrtf(fmaxf(0.0f, 1.0f - ct * ct)), im = rsqrtApprox(h2);
   const float n[3] = {h[0] * im, h[1] * im, h[2] * im};
   const float a0 = fabsf(n[0]), a1 = fabsf(n[1]), a2 = fabsf(n[2]);
   const int ax = (a0 <= a1 && a0 <= a2) ? 0 : (a1 <= a2 ? 1 : 2);
-  // e1 = normalize(n x e_ax), e2 = n x e1
-  float e1[3] = {ax == 2 ? n[1] : (ax == 1 ? -n[2] : 0.0f), ax == 0 ? n[2] : (ax == 2 ? -n[0] : 0.0f),
-                 ax == 1 ? n[0] : (ax == 0 ? -n[1] : 0.0f)};
-  const float ie1 = 1.0f / sqrtf(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]);
-  for (float& v : e1) v *= ie1;
-  const float e2[3] = {n[1] * e1[2] - n[2] * e1[1], n[2] * e1[0] - n[0] * e1[2], n[0] * e1[1] - n[1] * e1[0]};
+  // e1 = normalize(n x e_ax), |n x e_ax|^2 = 1 - n_ax^2 >= 2/3; e2 = n x e1
+  const float nax = ax == 0 ? n[0] : (ax == 1 ? n[1] : n[2]), ie1 = rsqrtApprox(fmaf(-nax, nax, 1.0f));
+  const float e1[3] = {(ax == 2 ? n[1] : (ax == 1 ? -n[2] : 0.0f)) * ie1,
+                       (ax == 0 ? n[2] : (ax == 2 ? -n[0] : 0.0f)) * ie1,
+                       (ax == 1 ? n[0] : (ax == 0 ? -n[1] : 0.0f)) * ie1};
+  const float e2[3] = {fmaf(n[1], e1[2], -(n[2] * e1[1])), fmaf(n[2], e1[0], -(n[0] * e1[2])),
+                       fmaf(n[0], e1[1], -(n[1] * e1[0]))};
   float sp, cp;
   sinCos2Pi(u2, &sp, &cp);
   cp *= st, sp *= st;
-  for (int k = 0; k < 3; ++k) s[k] = ct * n[k] + cp * e1[k] + sp * e2[k];
+  for (int k = 0; k < 3; ++k) s[k] = fmaf(ct, n[k], fmaf(cp, e1[k], sp * e2[k]));
 }
 
 /** The new value of spin sv (in place) in the field h: over-relaxation (sv reflected about h), or the heat bath at
