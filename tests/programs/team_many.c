@@ -1,4 +1,4 @@
-/* Many split teams alive at once (GSHMEM_MAX_TEAMS sizes the team table). argv[1] teams are made by
+/* Many split teams alive at once (GSHMEM_MAX_TEAMS sizes the team table). argv[1] (default 40) teams are made by
  * shmem_team_split_strided from SHMEM_TEAM_WORLD, alternately of every PE and of every other PE (each takes a slot
  * free on every PE of the parent, so they hold argv[1] slots): each PE's teams have distinct ids, every member of a team sees the same id, and a sync
  * and a sum reduction on each give the right value. Then the world is split until a split fails: nonzero and
@@ -53,7 +53,8 @@ int main(int argc, char** argv) {
   shmem_init();
   me = shmem_my_pe();
   const int npes = shmem_n_pes();
-  const int want = argc > 1 ? atoi(argv[1]) : 500;
+  /* The default fits the default GSHMEM_MAX_TEAMS (64 slots, 60 for splits), as a program run without arguments. */
+  const int want = argc > 1 ? atoi(argv[1]) : 40;
   shmem_team_t* teams = calloc(CAPACITY, sizeof(shmem_team_t));
   int* starts = calloc(CAPACITY, sizeof(int));
   char* ids = calloc(CAPACITY, 1);
@@ -101,7 +102,7 @@ int main(int argc, char** argv) {
   shmem_team_t x = SHMEM_TEAM_WORLD, y = SHMEM_TEAM_WORLD;
   rc = shmem_team_split_2d(SHMEM_TEAM_WORLD, 1, NULL, 0, &x, NULL, 0, &y);
   CHECK(rc != 0 && x == SHMEM_TEAM_INVALID && y == SHMEM_TEAM_INVALID, "split_2d with no free slot returned %d", rc);
-  if (mine > 0) checkTeam(teams[mine - 1], 0, 1, npes);
+  if (mine > before) checkTeam(teams[mine - 1], 0, 1, npes);  /* the last world team made by the loop above */
   if (mine > 0) checkTeam(teams[0], 0, 1, npes);
 
   /* Destroying one team frees its slot for one split. */
