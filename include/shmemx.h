@@ -53,9 +53,9 @@ int gshmemx_team_uniqueid_make(uint64_t* uid);
 /** Collective over the @p npes PEs that pass @p uid (NVSHMEM's nvshmemx_team_init): they form a team in which this
  *  PE has index @p idx; no parent team is needed. The members, in index order, must be evenly spaced world PEs
  *  (teams are strided sets of PEs). Returns 0 with *new_team set; or -1 on every member, *new_team
- *  SHMEM_TEAM_INVALID, when the members are not evenly spaced or no team slot below 64 is free on all of them. A bad id, size
- *  or index, an index two PEs claim, or a member that does not arrive within GSHMEM_TIMEOUT end the job with one
- *  line. At most 8 such calls with ids made by one PE may be in flight at once. */
+ *  SHMEM_TEAM_INVALID, when the members are not evenly spaced or no team slot below 64 is free on all of them. A bad
+ *  id, size or index, an index two PEs claim, or a member that does not arrive within GSHMEM_TIMEOUT end the job
+ *  with one line. At most 8 such calls with ids made by one PE may be in flight at once. */
 int gshmemx_team_init_uniqueid(uint64_t uid, int npes, int idx, const shmem_team_config_t* config, long config_mask,
                                shmem_team_t* new_team);
 

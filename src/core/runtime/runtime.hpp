@@ -133,11 +133,23 @@ inline int slotMaskWords(int slots) { return (slots + 63) / 64; }
 inline std::size_t teamExtOffset(int n_pes) {
   return (teamBoardOffset(n_pes) + teamBoardBytes(n_pes) + kMailboxLine - 1) & ~(kMailboxLine - 1);
 }
+/// Byte offsets from the control area of the team extension's parts, in order; `end` - `cells` is its size.
+struct TeamExtLayout {
+  std::size_t cells, claims, rows, masks, end;
+};
+inline TeamExtLayout teamExtLayout(int n_pes, int slots) {
+  const std::size_t extra = slots > kMaxTeams ? std::size_t(slots - kMaxTeams) : 0;
+  TeamExtLayout l;
+  l.cells = teamExtOffset(n_pes);
+  l.claims = l.cells + extra * kMaxRounds * sizeof(SyncCell);
+  l.rows = l.claims + extra * 2 * sizeof(ControlArea::claims[0]);
+  l.masks = l.rows + extra * std::size_t(n_pes) * sizeof(uint64_t);
+  l.end = extra ? l.masks + std::size_t(n_pes) * std::size_t(slotMaskWords(slots) - 1) * sizeof(uint64_t) : l.cells;
+  return l;
+}
 inline std::size_t teamExtBytes(int n_pes, int slots) {
-  if (slots <= kMaxTeams) return 0;
-  const std::size_t extra = std::size_t(slots - kMaxTeams);
-  return extra * (kMaxRounds * sizeof(SyncCell) + 2 * 64 + std::size_t(n_pes) * sizeof(uint64_t)) +
-         std::size_t(n_pes) * std::size_t(slotMaskWords(slots) - 1) * sizeof(uint64_t);
+  const TeamExtLayout l = teamExtLayout(n_pes, slots);
+  return l.end - l.cells;
 }
 /// The line before the heartbeat line: where this PE waits (core/sync/agree.hpp, wait::Note).
 constexpr std::size_t kWaitLineBytes = 64;

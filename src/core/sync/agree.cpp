@@ -20,9 +20,8 @@ namespace {
 Claim* lineClaims(int line) {
   if (line < 0) return reinterpret_cast<Claim*>(controlArea()->claims) + (kMaxTeams - 1 - line) * 2;
   if (line < kMaxTeams) return reinterpret_cast<Claim*>(controlArea()->claims) + line * 2;
-  char* ext = reinterpret_cast<char*>(controlArea()) + teamExtOffset(g_rt.n_pes);
-  return reinterpret_cast<Claim*>(ext + std::size_t(g_rt.team_slots - kMaxTeams) * kMaxRounds * sizeof(SyncCell)) +
-         std::size_t(line - kMaxTeams) * 2;
+  char* claims = reinterpret_cast<char*>(controlArea()) + teamExtLayout(g_rt.n_pes, g_rt.team_slots).claims;
+  return reinterpret_cast<Claim*>(claims) + std::size_t(line - kMaxTeams) * 2;
 }
 Claim& slotOf(int line, uint64_t seq) { return lineClaims(line)[seq & 1]; }
 

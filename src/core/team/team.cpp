@@ -46,15 +46,15 @@ bool slotUsed(const std::vector<uint64_t>& mask, int slot) { return (mask[slot /
 
 /// The split scratch: the first word of each member's used-slot mask, indexed by its number in the parent team.
 uint64_t* scratch() { return reinterpret_cast<uint64_t*>(controlArea() + 1); }
-/// The team extension's collective scratch rows (runtime.hpp: teamExtBytes), after its sync cells and claims.
-uint64_t* extRows() {
-  const std::size_t extra = g_rt.team_slots > kMaxTeams ? std::size_t(g_rt.team_slots - kMaxTeams) : 0;
-  return reinterpret_cast<uint64_t*>(reinterpret_cast<char*>(controlArea()) + teamExtOffset(g_rt.n_pes) +
-                                     extra * (kMaxRounds * sizeof(SyncCell) + 2 * 64));
+/// The team extension's part at byte offset `off` from the control area (runtime.hpp: teamExtLayout).
+uint64_t* extWords(std::size_t off) {
+  return reinterpret_cast<uint64_t*>(reinterpret_cast<char*>(controlArea()) + off);
 }
-/// The other words of member `i`'s used-slot mask (maskWords() - 1 of them), after the extension's rows.
+/// The team extension's collective scratch rows, one of n_pes words per slot from kMaxTeams up.
+uint64_t* extRows() { return extWords(teamExtLayout(g_rt.n_pes, g_rt.team_slots).rows); }
+/// The other words of member `i`'s used-slot mask (maskWords() - 1 of them).
 uint64_t* maskTail(int i) {
-  return extRows() + std::size_t(g_rt.team_slots - kMaxTeams) * g_rt.n_pes + std::size_t(i) * (maskWords() - 1);
+  return extWords(teamExtLayout(g_rt.n_pes, g_rt.team_slots).masks) + std::size_t(i) * (maskWords() - 1);
 }
 
 uint64_t* collScratch(int slot) {
@@ -213,7 +213,8 @@ int agreeSlot(const char* call, gshmem_team* parent, uint64_t triplet) {
   std::vector<uint64_t> all(words, 0);
   for (int i = 0; i < parent->size; ++i) {
     all[0] |= __atomic_load_n(&scratch()[i], __ATOMIC_ACQUIRE);
-    for (int k = 1; k < words; ++k) all[k] |= __atomic_load_n(&maskTail(i)[k - 1], __ATOMIC_RELAXED);
+    const uint64_t* tail = words > 1 ? maskTail(i) : nullptr;
+    for (int k = 1; k < words; ++k) all[k] |= __atomic_load_n(&tail[k - 1], __ATOMIC_RELAXED);
   }
   if (row) {
     checkTriplets(call, parent, row, triplet);

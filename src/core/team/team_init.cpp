@@ -5,10 +5,11 @@
 // meet on board counter % kTeamBoards of the maker's control area: member k writes its entry {id, world PE + 1, used
 // slots} into entry k (the id last, after a fence), polls the row until every entry carries the id, and so learns
 // every member's world PE and the slots they use. Every member computes the same answer from the same row: the
-// lowest slot below kMaxTeams free on all of them (such a team is for device code, whose ids are below kMaxTeams), or a failure when the members are not evenly spaced world PEs (gshmem teams are
-// strided sets, as the device team table holds them). Entries are never cleared: ids are unique, so a later call
-// on the row simply overwrites them. Contract: at most kTeamBoards calls with ids made by one PE in flight at once
-// (a later call on a row must not overwrite an entry that a member of an earlier call has not read yet).
+// lowest slot below kMaxTeams free on all of them (such a team is for device code, whose ids are below kMaxTeams),
+// or a failure when the members are not evenly spaced world PEs (gshmem teams are strided sets, as the device team
+// table holds them). Entries are never cleared: ids are unique, so a later call on the row simply overwrites them.
+// Contract: at most kTeamBoards calls with ids made by one PE in flight at once (a later call on a row must not
+// overwrite an entry that a member of an earlier call has not read yet).
 #include <sched.h>
 
 #include <chrono>
