@@ -25,7 +25,8 @@
 //
 // Output: one line `L, NP, variant, sweeps, ps_per_spin_OR, ps_per_spin_HB, E/N, max||S|-1|` (ps/spin = slowest
 // PE's time per sweep / L^3). --bench times pure over-relaxation and heat-bath sweeps after a warm-up and prints
-// them against the floor 60 B/spin / B, B the device-to-device copy bandwidth measured in the same run.
+// them against the floor kBytesPerSpin / B (hsg_gpu.cuh), B the device-to-device copy bandwidth measured in the same
+// run.
 // Checks (PE 0 prints "hsg_gpu check: OK|FAILED"; "check: SKIPPED" without a GPU): --check (spins bit-identical
 // to a one-PE GPU run on PE 0), --check-energy (over-relaxation conserves E and |S| to 1e-5), --check-high-t
 // (<E/N> = -beta within 5%), --check-cpu (over-relaxation bit-identical to the CPU, one heat-bath sweep within
@@ -82,7 +83,8 @@ struct Slab {
   Variant v = Variant::Direct;
   Geo g;
   int me = 0, npes = 1, lo = 0, up = 0, nz_lo = 0, nch = 1, nsig = 1;
-  float *s = nullptr, *J = nullptr;  // s: symmetric (distributed) or cudaMalloc (serial)
+  float* s = nullptr;      // symmetric (distributed) or cudaMalloc (serial)
+  uint8_t* Jb = nullptr;   // bond bytes (cudaMalloc)
   uint64_t* sig = nullptr;
   cudaStream_t a = nullptr, b = nullptr;
   cudaEvent_t ev_bnd = nullptr, ev_bulk = nullptr;
@@ -95,8 +97,9 @@ bool fused(Variant v) { return v == Variant::Direct || v == Variant::Auto || v =
 
 HalfSweep halfArgs(const Slab& sl, int c, bool hb) {
   HalfSweep a;
-  a.g = sl.g, a.s = sl.s, a.J = sl.J, a.beta = hb ? sl.p.beta : 0.0f, a.seed = sl.p.seed;
-  a.sweep = sl.sweep, a.k = sl.k, a.c = c, a.nch = sl.nch, a.chunk = kChunkSites;
+  a.g = sl.g, a.s = sl.s, a.Jb = sl.Jb, a.beta = hb ? sl.p.beta : 0.0f;
+  a.key = hsg_gpu::hbKey(sl.p.seed, sl.sweep), a.quad = sl.g.H % 4 == 0;
+  a.k = sl.k, a.c = c, a.nch = sl.nch, a.chunk = kChunkSites;
   a.sig = sl.sig, a.nsig = sl.nsig, a.lo = sl.lo, a.up = sl.up, a.nz_lo = sl.nz_lo;
   a.wait = sl.k > 1 && (sl.v == Variant::Direct || sl.v == Variant::Auto);
   a.put = sl.v == Variant::Direct || sl.v == Variant::Auto;
@@ -105,7 +108,8 @@ HalfSweep halfArgs(const Slab& sl, int c, bool hb) {
 
 /** Launches nbnd boundary blocks, and the bulk's blocks when bulk is set. */
 void launchHalf(const HalfSweep& a, bool hb, int nbnd, bool bulk, cudaStream_t st) {
-  const unsigned bpp = (unsigned)((a.g.H2 + kThreads - 1) / kThreads);
+  const size_t per_plane = a.quad ? a.g.H2 / 4 : a.g.H2;  // threads per plane
+  const unsigned bpp = (unsigned)((per_plane + kThreads - 1) / kThreads);
   const unsigned grid = nbnd + (bulk ? (unsigned)std::max(a.g.nz - 2, 0) * bpp : 0u);
   if (grid == 0) return;
   if (hb) halfSweepKernel<true><<<grid, kThreads, 0, st>>>(a, nbnd, bpp);
@@ -266,7 +270,7 @@ void setupSlab(Slab& sl, const Params& p, Variant v, const std::vector<int>& nz_
       shmem_global_exit(1);
     }
   }
-  HSG_CK(cudaMalloc(&sl.J, bytes));
+  HSG_CK(cudaMalloc(&sl.Jb, sl.g.slabBonds()));
   int lo_prio = 0, hi_prio = 0, dev = 0, sms = 0;
   HSG_CK(cudaDeviceGetStreamPriorityRange(&lo_prio, &hi_prio));
   HSG_CK(cudaStreamCreateWithPriority(&sl.a, cudaStreamNonBlocking, hi_prio));
@@ -280,7 +284,7 @@ void setupSlab(Slab& sl, const Params& p, Variant v, const std::vector<int>& nz_
 #endif
   if (v == Variant::StagedTx || (v == Variant::Mpi && !sl.cuda_aware))
     for (float*& h : sl.host) HSG_CK(cudaMallocHost(&h, sl.g.colourFloats() * sizeof(float)));
-  initKernel<<<sms * 4, kThreads, 0, sl.a>>>(sl.g, sl.s, sl.J, p.seed);
+  initKernel<<<sms * 4, kThreads, 0, sl.a>>>(sl.g, sl.s, sl.Jb, p.seed);
   HSG_CK(cudaGetLastError());
   HSG_CK(cudaDeviceSynchronize());
 }
@@ -290,7 +294,7 @@ void freeSlab(Slab& sl) {
   for (float* h : sl.host)
     if (h) HSG_CK(cudaFreeHost(h));
   cudaEventDestroy(sl.ev_bnd), cudaEventDestroy(sl.ev_bulk), cudaStreamDestroy(sl.a), cudaStreamDestroy(sl.b);
-  HSG_CK(cudaFree(sl.J));
+  HSG_CK(cudaFree(sl.Jb));
   if (sl.v == Variant::Serial) {
     HSG_CK(cudaFree(sl.s));
   } else {
@@ -307,7 +311,7 @@ struct Obs {
 };
 
 /** Energy of the forward bonds, max | |S| - 1 | and spin-bit hash of local plane lz, from host copies. */
-void planeObs(const Geo& g, const std::vector<float>& s, const std::vector<float>& J, int lz, double* e,
+void planeObs(const Geo& g, const std::vector<float>& s, const std::vector<uint8_t>& Jb, int lz, double* e,
               double* dev, uint64_t* hash) {
   const int L = g.L, H = g.H, zg = g.gz(lz);
   uint64_t h = 0x6a09e667f3bcc908ULL;
@@ -328,7 +332,7 @@ void planeObs(const Geo& g, const std::vector<float>& s, const std::vector<float
         std::memcpy(&bits, &s[g.off(lz, c, k) + i], sizeof bits);
         h = hsg_gpu::mix64(h ^ bits);
       }
-      for (int k = 0; k < 3; ++k) en -= J[g.off(lz, c, k) + i] * d[k];
+      for (int k = 0; k < 3; ++k) en -= (Jb[g.bondOff(lz, c) + i] >> k & 1 ? -1.0 : 1.0) * d[k];
       *dev = std::fmax(*dev, std::fabs(std::sqrt(n2) - 1.0));
     }
   *e = en, *hash = h;
@@ -338,14 +342,15 @@ void planeObs(const Geo& g, const std::vector<float>& s, const std::vector<float
  *  4 L + 2 words). Energies are summed in global plane order, so every decomposition sums the same terms. */
 Obs measure(const Slab& sl, double* sym) {
   const Geo& g = sl.g;
-  std::vector<float> s(g.slabFloats()), J(g.slabFloats());
+  std::vector<float> s(g.slabFloats());
+  std::vector<uint8_t> Jb(g.slabBonds());
   HSG_CK(cudaMemcpy(s.data(), sl.s, s.size() * sizeof(float), cudaMemcpyDeviceToHost));
-  HSG_CK(cudaMemcpy(J.data(), sl.J, J.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  HSG_CK(cudaMemcpy(Jb.data(), sl.Jb, Jb.size(), cudaMemcpyDeviceToHost));
   Obs o;
   o.e.resize(g.L), o.hashes.resize(g.L);
   std::vector<double> e(g.nz);
   std::vector<uint64_t> hs(g.nz);
-  for (int lz = 1; lz <= g.nz; ++lz) planeObs(g, s, J, lz, &e[lz - 1], &o.dev, &hs[lz - 1]);
+  for (int lz = 1; lz <= g.nz; ++lz) planeObs(g, s, Jb, lz, &e[lz - 1], &o.dev, &hs[lz - 1]);
   if (sl.v == Variant::Serial) {
     o.e = e, o.hashes = hs;
   } else {  // sym: [0, L) energies, [L, 2L) hashes, [2L, 4L) their sources, then the reduction pair
@@ -373,14 +378,14 @@ void runSchedule(Slab& sl, int iters) {
 }
 
 /** The CPU reference of --check-cpu: the serial slab's arithmetic on host copies (same functions). */
-void cpuSweeps(const Geo& g, std::vector<float>& s, const std::vector<float>& J, const Params& p, int sweeps,
+void cpuSweeps(const Geo& g, std::vector<float>& s, const std::vector<uint8_t>& Jb, const Params& p, int sweeps,
                bool hb) {
   for (int sw = 0; sw < sweeps; ++sw)
     for (int c = 0; c < 2; ++c) {
       for (int lz = 1; lz <= g.nz; ++lz)
         for (unsigned i = 0; i < g.H2; ++i)
-          hb ? hsg_gpu::updateSite<true>(g, s.data(), J.data(), lz, g.gz(lz), c, i, p.beta, p.seed, sw)
-             : hsg_gpu::updateSite<false>(g, s.data(), J.data(), lz, g.gz(lz), c, i, 0.0f, p.seed, sw);
+          hb ? hsg_gpu::updateSite<true>(g, s.data(), Jb.data(), lz, g.gz(lz), c, i, p.beta, hsg_gpu::hbKey(p.seed, sw))
+             : hsg_gpu::updateSite<false>(g, s.data(), Jb.data(), lz, g.gz(lz), c, i, 0.0f, hsg_gpu::HbKey());
       std::memcpy(&s[g.off(0, c, 0)], &s[g.off(g.nz, c, 0)], g.colourFloats() * sizeof(float));
       std::memcpy(&s[g.off(g.nz + 1, c, 0)], &s[g.off(1, c, 0)], g.colourFloats() * sizeof(float));
     }
@@ -391,9 +396,10 @@ bool checkCpu(const Params& p, const std::vector<int>& nz_of) {
   Slab sl;
   setupSlab(sl, p, Variant::Serial, nz_of);
   const size_t n = sl.g.slabFloats();
-  std::vector<float> s0(n), J(n), gpu(n);
+  std::vector<float> s0(n), gpu(n);
+  std::vector<uint8_t> Jb(sl.g.slabBonds());
   HSG_CK(cudaMemcpy(s0.data(), sl.s, n * sizeof(float), cudaMemcpyDeviceToHost));
-  HSG_CK(cudaMemcpy(J.data(), sl.J, n * sizeof(float), cudaMemcpyDeviceToHost));
+  HSG_CK(cudaMemcpy(Jb.data(), sl.Jb, Jb.size(), cudaMemcpyDeviceToHost));
   bool ok = true;
   for (int hb = 0; hb < 2; ++hb) {
     const int sweeps = hb ? 1 : p.sweeps;
@@ -402,7 +408,7 @@ bool checkCpu(const Params& p, const std::vector<int>& nz_of) {
     runSweeps(sl, sweeps, hb ? 2 : 1);
     HSG_CK(cudaMemcpy(gpu.data(), sl.s, n * sizeof(float), cudaMemcpyDeviceToHost));
     std::vector<float> cpu = s0;
-    cpuSweeps(sl.g, cpu, J, p, sweeps, hb);
+    cpuSweeps(sl.g, cpu, Jb, p, sweeps, hb);
     size_t differ = 0;
     double maxd = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -459,13 +465,13 @@ void bench(Slab& sl, double* sym, double* ps_or, double* ps_hb) {
   shmem_barrier_all();
   if (sl.me == 0) B = apps::copyBandwidth(sl.a, nullptr);
   runSweeps(sl, 2, 1);
-  const double n3 = (double)sl.p.L * sl.p.L * sl.p.L;
+  const double n3 = (double)sl.p.L * sl.p.L * sl.p.L, floor_ps = hsg_gpu::kBytesPerSpin / B * 1e12;
   *ps_or = timeSweeps(sl, sl.p.sweeps, 1, sym) / sl.p.sweeps / n3 * 1e12;
   *ps_hb = timeSweeps(sl, sl.p.sweeps, 2, sym) / sl.p.sweeps / n3 * 1e12;
   if (sl.me == 0 && B > 0)
-    std::printf("hsg_gpu bench: copy probe B %.1f GB/s, floor 60 B/spin / B = %.2f ps; OR %.2f ps = %.3f x floor; "
-                "HB %.2f ps = %.3f x OR\n", B / 1e9, 60.0 / B * 1e12, *ps_or, *ps_or / (60.0 / B * 1e12), *ps_hb,
-                *ps_hb / *ps_or);
+    std::printf("hsg_gpu bench: copy probe B %.1f GB/s, floor %d B/spin / B = %.2f ps; OR %.2f ps = %.3f x floor; "
+                "HB %.2f ps = %.3f x floor\n", B / 1e9, hsg_gpu::kBytesPerSpin, floor_ps, *ps_or, *ps_or / floor_ps,
+                *ps_hb, *ps_hb / floor_ps);
 }
 
 /** Every check asked for; each prints its line and "check: OK|FAILED" on PE 0. Returns the exit status. */

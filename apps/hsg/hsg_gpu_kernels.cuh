@@ -15,11 +15,11 @@ constexpr int kChunkSites = 2048;  // sites of one boundary block (one chunk of 
 
 namespace kernels {
 
-__global__ void initKernel(Geo g, float* s, float* J, uint64_t seed) {
+__global__ void initKernel(Geo g, float* s, uint8_t* Jb, uint64_t seed) {
   const size_t n = (size_t)(g.nz + 2) * 2 * g.H2;
   for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t < n; t += (size_t)gridDim.x * blockDim.x) {
     const size_t pc = t / g.H2;
-    hsg_gpu::initSite(g, s, J, seed, (int)(pc / 2), (int)(pc % 2), t % g.H2);
+    hsg_gpu::initSite(g, s, Jb, seed, (int)(pc / 2), (int)(pc % 2), t % g.H2);
   }
 }
 
@@ -33,8 +33,17 @@ __device__ void boundaryBlock(const HalfSweep& a, int b) {
     __syncthreads();
   }
   const int zg = a.g.gz(lz);
-  for (unsigned i = (unsigned)i0 + threadIdx.x; i < i1; i += blockDim.x)
-    hsg_gpu::updateSite<HB>(a.g, a.s, a.J, lz, zg, a.c, i, a.beta, a.seed, a.sweep);
+  if (a.quad) {  // every thread runs the same number of rounds (updateQuad shuffles across the warp)
+    const unsigned q0 = (unsigned)(i0 / 4), nq = (unsigned)((i1 - i0) / 4);
+    for (unsigned r = 0; r < nq; r += blockDim.x) {
+      const bool live = r + threadIdx.x < nq;
+      hsg_gpu::updateQuad<HB>(a.g, a.s, a.Jb, lz, zg, a.c, q0 + (live ? r + threadIdx.x : nq - 1), live, a.beta,
+                              a.key);
+    }
+  } else {
+    for (unsigned i = (unsigned)i0 + threadIdx.x; i < i1; i += blockDim.x)
+      hsg_gpu::updateSite<HB>(a.g, a.s, a.Jb, lz, zg, a.c, i, a.beta, a.key);
+  }
   if (!a.put) return;
   __syncthreads();
   // plane 1 goes to the lower neighbour's upper ghost (its signal nsig + ch), plane nz to the upper one's lower.
@@ -48,15 +57,20 @@ __device__ void boundaryBlock(const HalfSweep& a, int b) {
 }
 
 /** Blocks [0, nbnd) are boundary blocks (nbnd = 2 * nch, or 0 for a bulk-only launch); block nbnd + b updates
- *  sites [(b % bpp) * kThreads, +kThreads) of plane 2 + b / bpp (bpp blocks per plane), so the grid decides how
- *  much of the bulk a launch covers (none for a boundary-only launch) and no thread divides 64-bit indices. */
+ *  the kThreads sites (quads when a.quad) from (b % bpp) * kThreads of plane 2 + b / bpp (bpp blocks per plane),
+ *  so the grid decides how much of the bulk a launch covers (none for a boundary-only launch) and no thread divides
+ *  64-bit indices. */
 template <bool HB>
 __global__ void __launch_bounds__(kThreads) halfSweepKernel(HalfSweep a, int nbnd, unsigned bpp) {
   if ((int)blockIdx.x < nbnd) return boundaryBlock<HB>(a, blockIdx.x);
   const unsigned b = blockIdx.x - nbnd, pl = b / bpp, i = (b - pl * bpp) * kThreads + threadIdx.x;
-  if (i >= a.g.H2) return;
   const int lz = 2 + (int)pl;
-  hsg_gpu::updateSite<HB>(a.g, a.s, a.J, lz, a.g.gz(lz), a.c, i, a.beta, a.seed, a.sweep);
+  if (a.quad) {
+    const unsigned nq = (unsigned)(a.g.H2 / 4);
+    return hsg_gpu::updateQuad<HB>(a.g, a.s, a.Jb, lz, a.g.gz(lz), a.c, i < nq ? i : nq - 1, i < nq, a.beta, a.key);
+  }
+  if (i >= a.g.H2) return;
+  hsg_gpu::updateSite<HB>(a.g, a.s, a.Jb, lz, a.g.gz(lz), a.c, i, a.beta, a.key);
 }
 
 /** Waits until every ghost chunk carries signal >= k, then completes this PE's puts. */
