@@ -57,7 +57,7 @@
 
 namespace {
 
-using stencil::kSegCols;
+using stencil::kRY;
 using stencil::kTX;
 
 #define CK(x) APP_CUDA_CK("stencil_gpu", x)
@@ -69,7 +69,7 @@ const char *variantName(Variant v) {
 }
 
 struct Params {
-  int nx = 16384, ny = 16384, niter = 1000, nccheck = 1, strip = stencil::kRY;
+  int nx = 16384, ny = 16384, niter = 1000, nccheck = 1;
   bool csv = false, check = false, corrupt_halo = false, bench = false, fp64 = false, staged = false;
   Variant variant = Variant::kDevice;
 };
@@ -78,14 +78,13 @@ Params parse(int argc, char **argv) {
   Params p;
   apps::ArgParser ap(argc, argv,
                      "[-nx n] [-ny n] [-niter n] [-nccheck k] [-csv] [--variant device|stream|mpi] "
-                     "[--mpi] [--staged] [--fp64] [--strip rows] [--bench] [--check] [--corrupt-halo]");
+                     "[--mpi] [--staged] [--fp64] [--bench] [--check] [--corrupt-halo]");
   // clang-format off
   for (int i = 1; i < argc; ++i) {
     if (ap.is(i, "-nx", "--nx")) p.nx = (int)ap.next_int(i);
     else if (ap.is(i, "-ny", "--ny")) p.ny = (int)ap.next_int(i);
     else if (ap.is(i, "-niter", "--niter")) p.niter = (int)ap.next_int(i);
     else if (ap.is(i, "-nccheck", "--nccheck")) p.nccheck = (int)ap.next_int(i);
-    else if (ap.is(i, nullptr, "--strip")) p.strip = (int)ap.next_int(i);
     else if (ap.is(i, "-csv", "--csv")) p.csv = true;
     else if (ap.is(i, nullptr, "--check")) p.check = true;
     else if (ap.is(i, nullptr, "--corrupt-halo")) p.corrupt_halo = true;
@@ -117,13 +116,11 @@ bool mpiCudaAware() {
 /** One PE's slab: nr interior rows from global row y0 (1-based), two arrays of rows 0..nr+1. */
 template <class T>
 struct Slab {
-  int nx = 0, ny = 0, nr = 0, y0 = 1, ry = stencil::kRY;  // ry: rows per block (strip)
+  int nx = 0, ny = 0, nr = 0, y0 = 1;
   size_t pitch = 0;
   T *a = nullptr, *b = nullptr;
   T *row(T *arr, int lr) const { return arr + (size_t)lr * pitch; }
-  dim3 grid() const {
-    return dim3((unsigned)((nx + kSegCols<T> - 1) / kSegCols<T>), (unsigned)((nr + ry - 1) / ry));
-  }
+  dim3 grid() const { return dim3((unsigned)((nx + kTX - 1) / kTX), (unsigned)((nr + kRY - 1) / kRY)); }
   size_t blocks() const {
     const dim3 g = grid();
     return (size_t)g.x * g.y;
@@ -233,7 +230,6 @@ stencil::StepArgs<T> stepArgs(const Comm<T> &c, const Slab<T> &s, const T *src, 
   a.nx = s.nx;
   a.nr = s.nr;
   a.pitch = s.pitch;
-  a.ry = s.ry;
   a.partial = c.partial;
   a.iter = g;
   if (c.distributed && c.variant == Variant::kDevice) {
@@ -273,7 +269,7 @@ RunResult jacobi(const Params &p, Comm<T> &c, const Slab<T> &s, uint64_t base, c
     exchange(c, s, dst, g, st);
     if (c.corrupt && k == 2) {  // one wrong value in the ghost row that iteration 3 reads
       const int x = s.nx / 2;
-      uint64_t *sig = args.sig_top != nullptr ? &args.sig_top[x / kSegCols<T>] : nullptr;
+      uint64_t *sig = args.sig_top != nullptr ? &args.sig_top[x / kTX] : nullptr;
       stencil::corruptGhost<T><<<1, 1, 0, st>>>(s.row(dst, 0) + x, sig, g);
       CK_LAUNCH();
     }
@@ -325,8 +321,7 @@ RunResult reference(const Params &p, std::vector<T> &rows, cudaStream_t st) {
   s.nx = p.nx;
   s.ny = p.ny;
   s.nr = p.ny - 2;
-  s.pitch = ((size_t)p.nx + 31) / 32 * 32;  // 128-byte rows (fp32), and a multiple of kVec<T>
-  s.ry = p.strip;
+  s.pitch = ((size_t)p.nx + 31) / 32 * 32;
   const size_t bytes = (size_t)(s.nr + 2) * s.pitch * sizeof(T);
   CK(cudaMalloc(&s.a, bytes));
   CK(cudaMalloc(&s.b, bytes));
@@ -411,12 +406,11 @@ void setup(const Params &p, Comm<T> &c, Slab<T> &s, std::vector<int> &nr_of) {
   s.nx = p.nx;
   s.ny = p.ny;
   s.nr = nr_of[c.me];
-  s.pitch = ((size_t)p.nx + 31) / 32 * 32;  // 128-byte rows (fp32), and a multiple of kVec<T>
-  s.ry = p.strip;
+  s.pitch = ((size_t)p.nx + 31) / 32 * 32;
   c.up = (c.me + c.npes - 1) % c.npes;
   c.down = (c.me + 1) % c.npes;
   c.nr_up = nr_of[c.up];
-  c.nseg = (p.nx + kSegCols<T> - 1) / kSegCols<T>;
+  c.nseg = (p.nx + kTX - 1) / kTX;
   const size_t bytes = (size_t)(nr_of[c.npes - 1] + 2) * s.pitch * sizeof(T);  // the largest slab: symmetric sizes
   if (c.variant == Variant::kMpi) {
     CK(cudaMalloc(&s.a, bytes));
@@ -580,10 +574,9 @@ int main(int argc, char **argv) {
     shmem_finalize();
     return 0;
   }
-  if (p.nx < 3 || p.ny - 2 < npes || p.niter < 1 || p.nccheck < 1 || p.strip < 1) {
+  if (p.nx < 3 || p.ny - 2 < npes || p.niter < 1 || p.nccheck < 1) {
     if (me == 0)
-      std::fprintf(stderr, "stencil_gpu: need nx >= 3, ny - 2 >= npes (%d), niter >= 1, nccheck >= 1, strip >= 1\n",
-                   npes);
+      std::fprintf(stderr, "stencil_gpu: need nx >= 3, ny - 2 >= npes (%d), niter >= 1, nccheck >= 1\n", npes);
     shmem_finalize();
     return 2;
   }

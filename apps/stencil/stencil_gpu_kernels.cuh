@@ -6,56 +6,28 @@
 // starts 128-byte aligned); rows 0 and nr+1 are the ghost rows, 1..nr the PE's interior rows. Columns 0 and nx-1
 // hold the Dirichlet values and are never written after initialization.
 //
-// Work decomposition of jacobiStep: each thread owns kVec<T> adjacent columns (one 16-byte vector); block (bx, by)
-// owns columns [bx*kSegCols, (bx+1)*kSegCols) (segment bx) of the rows [1 + by*ry, 1 + (by+1)*ry) (strip by, ry
-// rows per strip, chosen by the host); each thread walks down its columns keeping up/mid/down vectors in registers
-// and takes the columns left and right of its vector from the adjacent lanes (warp shuffles). Only the first strip
-// reads ghost row 0 and only the last reads ghost row nr+1, each in its own segment's columns alone: that is what
-// lets a ghost row be filled and signalled per segment. A thread stores whole vectors: a column it must not change
-// (the Dirichlet columns, the row padding) gets the value it already holds, which is the same in both arrays.
+// Work decomposition of jacobiStep: block (bx, by) owns columns [bx*kTX, bx*kTX + kTX) (segment bx) of the rows
+// [1 + by*kRY, 1 + (by+1)*kRY) (strip by); each thread walks down one column keeping up/mid/down in registers and
+// takes its left/right neighbours from the adjacent lanes (warp shuffles). Only the first strip reads ghost row 0
+// and only the last reads ghost row nr+1, each in its own segment's columns alone: that is what lets a ghost row be
+// filled and signalled per segment.
 #pragma once
 #include <cstdint>
 #include <gshmem/device.cuh>
 
 namespace stencil {
 
-constexpr int kTX = 256;    // threads per block
-constexpr int kRY = 128;    // rows per strip by default
+constexpr int kTX = 256;    // threads per block = columns per segment
+constexpr int kRY = 64;     // rows per strip
 constexpr int kUnroll = 8;  // rows whose loads a thread issues together
-/** Columns per thread: one 16-byte vector. */
-template <class T>
-constexpr int kVec = 16 / (int)sizeof(T);
-/** Columns per segment (the columns of one block). */
-template <class T>
-constexpr int kSegCols = kTX * kVec<T>;
-
-/** One thread's columns of one row. */
-template <class T>
-struct Pack {
-  T v[kVec<T>];
-};
-__device__ inline Pack<float> ldPack(const float *p) {
-  const float4 q = __ldcg(reinterpret_cast<const float4 *>(p));
-  return {{q.x, q.y, q.z, q.w}};
-}
-__device__ inline Pack<double> ldPack(const double *p) {
-  const double2 q = __ldcg(reinterpret_cast<const double2 *>(p));
-  return {{q.x, q.y}};
-}
-__device__ inline void stPack(float *p, const Pack<float> &a) {
-  *reinterpret_cast<float4 *>(p) = make_float4(a.v[0], a.v[1], a.v[2], a.v[3]);
-}
-__device__ inline void stPack(double *p, const Pack<double> &a) {
-  *reinterpret_cast<double2 *>(p) = make_double2(a.v[0], a.v[1]);
-}
 
 /** Arguments of one Jacobi iteration: read src, write dst (both slabs with ghost rows). */
 template <class T>
 struct StepArgs {
   const T *src = nullptr;
   T *dst = nullptr;
-  int nx = 0, nr = 0, ry = kRY;  // ry: rows per strip (the grid's y dimension is ceil(nr / ry))
-  size_t pitch = 0;              // a multiple of kVec<T>
+  int nx = 0, nr = 0;
+  size_t pitch = 0;
   double *partial = nullptr;  // one sum of squared changes per block (written by jacobiStep<T, true>)
   // Device-initiated exchange (variant device); sig_top == nullptr: none. Our ghost row 0 (written by the upper
   // PE's last row) is signalled on sig_top[segment], ghost row nr+1 (the lower PE's first row) on sig_bot[segment];
@@ -123,8 +95,8 @@ template <class T>
 __device__ inline void putBoundaries(const StepArgs<T> &a, bool top, bool bottom) {
   if (a.put_up == nullptr || !(top || bottom)) return;
   __syncthreads();  // every thread's stores of rows 1 / nr precede the block's put of them
-  const int c0 = blockIdx.x * kSegCols<T>;
-  const size_t bytes = (size_t)min(kSegCols<T>, a.nx - c0) * sizeof(T);
+  const int c0 = blockIdx.x * kTX;
+  const size_t bytes = (size_t)min(kTX, a.nx - c0) * sizeof(T);
   if (top)
     gshmemx_putmem_signal_nbi_block(a.put_up + c0, a.dst + a.pitch + c0, bytes, &a.sig_bot[blockIdx.x], a.iter,
                                     GSHMEM_SIGNAL_SET, a.pe_up);
@@ -133,42 +105,32 @@ __device__ inline void putBoundaries(const StepArgs<T> &a, bool top, bool bottom
                                     a.iter, GSHMEM_SIGNAL_SET, a.pe_down);
 }
 
-/** Rows [r, r+N) of the thread's columns (s, d: its first column): every value the N rows need (the N rows below,
- *  and for the warp's edge lanes the N values beside the warp, eleft / eright) is loaded before the first store, so
- *  N vector loads per thread are in flight (the compiler must assume that src and dst alias, so it would not hoist
- *  them itself). The columns beside the vector of the other lanes come from the adjacent lanes. Element e is
- *  updated when bit e of smask is set and keeps its value otherwise; nothing is stored unless store. up/mid: rows
- *  r-1 and r on entry, r+N-1 and r+N on return. Every lane of the warp must call it. */
+/** Rows [r, r+N) of one column (the thread's): every value the N rows need (the N rows below, and for lanes 0 and 31
+ *  the N values beside the warp, at offset eoff = -1 / +1) is loaded before the first store, so N loads per thread
+ *  are in flight (the compiler must assume that src and dst alias, so it would not hoist them itself). The left and
+ *  right neighbours of the other lanes come from the adjacent lanes. up/mid: rows r-1 and r on entry, r+N-1 and r+N
+ *  on return. Every lane of the warp must call it. */
 template <class T, bool kNorm, int N>
-__device__ inline void columnRows(const T *s, T *d, size_t W, int r, bool eleft, bool eright, unsigned smask,
-                                  bool store, Pack<T> &up, Pack<T> &mid, double &acc) {
-  constexpr int V = kVec<T>;
-  Pack<T> dn[N];
-  T el[N], er[N];
+__device__ inline void columnRows(const T *s, T *d, size_t W, int r, int eoff, bool store, T &up, T &mid, double &acc) {
+  T dn[N], ed[N];
 #pragma unroll
   for (int u = 0; u < N; ++u) {
-    dn[u] = ldPack(s + (size_t)(r + u + 1) * W);
-    el[u] = eleft ? __ldcg(s + (size_t)(r + u) * W - 1) : T(0);
-    er[u] = eright ? __ldcg(s + (size_t)(r + u) * W + V) : T(0);
+    dn[u] = __ldcg(s + (size_t)(r + u + 1) * W);
+    ed[u] = eoff != 0 ? __ldcg(s + (size_t)(r + u) * W + eoff) : T(0);
   }
 #pragma unroll
   for (int u = 0; u < N; ++u) {
-    T left = __shfl_up_sync(0xffffffffu, mid.v[V - 1], 1), right = __shfl_down_sync(0xffffffffu, mid.v[0], 1);
-    if (eleft) left = el[u];
-    if (eright) right = er[u];
-    Pack<T> out;
-#pragma unroll
-    for (int e = 0; e < V; ++e) {
-      const T l = e == 0 ? left : mid.v[e - 1], rt = e == V - 1 ? right : mid.v[e + 1];
-      const T v = T(0.25) * (((l + rt) + up.v[e]) + dn[u].v[e]);
-      const bool upd = smask >> e & 1;
-      out.v[e] = upd ? v : mid.v[e];
-      if (kNorm && upd) {
-        const double dv = (double)(v - mid.v[e]);
+    T left = __shfl_up_sync(0xffffffffu, mid, 1), right = __shfl_down_sync(0xffffffffu, mid, 1);
+    if (eoff < 0) left = ed[u];
+    if (eoff > 0) right = ed[u];
+    const T v = T(0.25) * (((left + right) + up) + dn[u]);
+    if (store) {
+      d[(size_t)(r + u) * W] = v;
+      if (kNorm) {
+        const double dv = (double)(v - mid);
         acc += dv * dv;
       }
     }
-    if (store) stPack(d + (size_t)(r + u) * W, out);
     up = mid;
     mid = dn[u];
   }
@@ -176,31 +138,25 @@ __device__ inline void columnRows(const T *s, T *d, size_t W, int r, bool eleft,
 
 /** One Jacobi iteration: dst[r][x] = 0.25 * (((src[r][x-1] + src[r][x+1]) + src[r-1][x]) + src[r+1][x]) for
  *  x in 1..nx-2, r in 1..nr; with kNorm, also the block's sum of (dst - src)^2 in double into a.partial. Grid:
- *  (ceil(nx / kSegCols), ceil(nr / ry)), kTX threads. Rows are read with ld.global.cg (L2, not L1), so a ghost row
+ *  (ceil(nx / kTX), ceil(nr / kRY)), kTX threads. Rows are read with ld.global.cg (L2, not L1), so a ghost row
  *  written by a peer after this SM cached it could not be read stale. */
 template <class T, bool kNorm>
 __global__ void __launch_bounds__(kTX) jacobiStep(const StepArgs<T> a) {
-  constexpr int V = kVec<T>;
-  const size_t W = a.pitch;
-  const long x_raw = ((long)blockIdx.x * kTX + threadIdx.x) * V;
-  const bool store = x_raw < (long)W;  // lanes past the row load the last vector, join the shuffles, store nothing
-  const int x = store ? (int)x_raw : (int)W - V;
+  const int x = blockIdx.x * kTX + threadIdx.x;
+  const int xc = min(x, a.nx - 1);  // lanes past the edge load a valid element and join the shuffles
   const int lane = threadIdx.x & 31;
-  const bool eleft = lane == 0 && x > 0, eright = lane == 31 && x + V < (int)W;
-  unsigned smask = 0;
-#pragma unroll
-  for (int e = 0; e < V; ++e) smask |= (x + e >= 1 && x + e <= a.nx - 2 ? 1u : 0u) << e;
-  const int r0 = 1 + blockIdx.y * a.ry, r1 = min(r0 + a.ry, a.nr + 1);
-  const bool top = r0 == 1, bottom = r1 == a.nr + 1;
+  const int eoff = lane == 0 && xc > 0 ? -1 : lane == 31 && xc < a.nx - 1 ? 1 : 0;
+  const int r0 = 1 + blockIdx.y * kRY, r1 = min(r0 + kRY, a.nr + 1);
+  const bool top = r0 == 1, bottom = r1 == a.nr + 1, store = x >= 1 && x <= a.nx - 2;
   waitGhosts(a, top, bottom);
-  const T *s = a.src + x;
-  T *d = a.dst + x;
-  Pack<T> up = ldPack(s + (size_t)(r0 - 1) * W), mid = ldPack(s + (size_t)r0 * W);
+  const size_t W = a.pitch;
+  const T *s = a.src + xc;
+  T *d = a.dst + xc;
+  T up = __ldcg(s + (size_t)(r0 - 1) * W), mid = __ldcg(s + (size_t)r0 * W);
   double acc = 0;
   int r = r0;
-  for (; r + kUnroll <= r1; r += kUnroll)
-    columnRows<T, kNorm, kUnroll>(s, d, W, r, eleft, eright, smask, store, up, mid, acc);
-  for (; r < r1; ++r) columnRows<T, kNorm, 1>(s, d, W, r, eleft, eright, smask, store, up, mid, acc);
+  for (; r + kUnroll <= r1; r += kUnroll) columnRows<T, kNorm, kUnroll>(s, d, W, r, eoff, store, up, mid, acc);
+  for (; r < r1; ++r) columnRows<T, kNorm, 1>(s, d, W, r, eoff, store, up, mid, acc);
   if (kNorm) {
     const double s2 = blockSum(acc);
     if (threadIdx.x == 0) a.partial[(size_t)blockIdx.y * gridDim.x + blockIdx.x] = s2;
