@@ -34,9 +34,7 @@ set(_core_parts select runtime rma sync team memory protocols device lifecycle)
 if(NOT DEFINED ALLOWED)
   set(ALLOWED
       # The Runtime state embeds the watchdog's per-wait record and reads its constants in the inline wait loop.
-      "core/runtime/runtime.hpp -> core/sync/liveness.hpp"
-      # A split or destroy mirrors the team into the device team table (device::backendTeamSet/backendTeamClear).
-      "core/team/team.cpp -> core/device/device.hpp")
+      "core/runtime/runtime.hpp -> core/sync/liveness.hpp")
 endif()
 
 # Index of the layer that `path` (relative to SRC, or an include name) belongs to, or -1.

@@ -48,7 +48,7 @@ int runtimeInit(const char* call, int requested, const PredefinedObjects& objs, 
     fatal(call, "called after shmem_finalize: OpenSHMEM is initialized once per program; move shmem_finalize to "
           "the end of the program");
   g_rt.thread_level = requested < 0 || requested > 3 ? 0 : requested;  // the API rejects other levels
-  teamsBind(objs);
+  teamsBind(objs, TeamMirror{device::backendTeamSet, device::backendTeamClear});
   initPhasesRun(call, std::move(bs));
   // Registered after the init phases, so it runs first at exit (exit handlers run in reverse order): before the
   // service threads that the phases started are stopped (their handler is registered when the first one starts) and

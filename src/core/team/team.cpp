@@ -3,7 +3,7 @@
 // are GSHMEM_MAX_TEAMS slots (g_rt.team_slots), the same on every PE. The slot is also the team's id as device code
 // names it (gshmem_team_t, gshmem/device/team_ids.h): slots 0-3 are the predefined teams (world, shared, node,
 // same-mype-node), and the device layer mirrors every team of this PE in a slot below kMaxTeams into its team table
-// (device::backendTeamSet / backendTeamClear); teams in higher slots are host-only.
+// (the TeamMirror given at init: device::backendTeamSet / backendTeamClear); teams in higher slots are host-only.
 #include <algorithm>
 #include <atomic>
 #include <deque>
@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "base/config.hpp"
-#include "core/device/device.hpp"
 #include "core/rma/ops.hpp"
 #include "core/sync/agree.hpp"
 #include "core/sync/sync.hpp"
@@ -31,6 +30,7 @@ namespace {
 gshmem_team* g_world = nullptr;
 gshmem_team* g_shared = nullptr;
 gshmem_ctx* g_ctx_default = nullptr;
+TeamMirror g_mirror{};  ///< the device team table (teamsBind)
 gshmem_team g_team_node;                 ///< GSHMEMX_TEAM_NODE (slot 2)
 gshmem_team g_team_same_mype_node;       ///< GSHMEMX_TEAM_SAME_MYPE_NODE (slot 3)
 std::vector<uint64_t> g_slots_used;        ///< slots held by teams this PE belongs to (slotMaskWords words)
@@ -91,10 +91,11 @@ void predefinedTeam(gshmem_team* t, int slot, const std::vector<int>& members, c
 }
 }  // namespace
 
-void teamsBind(const PredefinedObjects& objs) {
+void teamsBind(const PredefinedObjects& objs, const TeamMirror& mirror) {
   g_world = objs.world;
   g_shared = objs.shared;
   g_ctx_default = objs.ctx_default;
+  g_mirror = mirror;
 }
 
 void teamsInit() {
@@ -290,7 +291,7 @@ gshmem_team* teamRegister(const char* call, int start, int stride, int size, int
   g_slots_used[slot / 64] |= uint64_t(1) << (slot % 64);
   g_user_teams.insert(t);
   g_by_slot[slot] = t;
-  if (slot < kMaxTeams && isError(device::backendTeamSet(slot, *t)))
+  if (slot < kMaxTeams && isError(g_mirror.set(slot, *t)))
     fatal(call, "cannot publish the new team to the GPU (see above)");
   GSHMEM_LOG_DEBUG(TEAM, "team %p: start %d stride %d size %d slot %d", static_cast<void*>(t), t->start, t->stride,
                    t->size, slot);
@@ -307,7 +308,7 @@ void teamDestroy(const char* call, gshmem_team* team) {
   // layer resets its words of the slot too: device and stream collectives on the team are complete by contract.
   teamSyncLast(team, call);
   resetSlot(team->slot);
-  if (team->slot < kMaxTeams && isError(device::backendTeamClear(team->slot)))
+  if (team->slot < kMaxTeams && isError(g_mirror.clear(team->slot)))
     fatal(call, "cannot reset the team's device synchronization words (see above)");
   g_by_slot[team->slot] = nullptr;
   g_slots_used[team->slot / 64] &= ~(uint64_t(1) << (team->slot % 64));

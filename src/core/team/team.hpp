@@ -14,6 +14,7 @@ struct PredefinedObjects {
   gshmem_team* shared;
   gshmem_ctx* ctx_default;
 };
+
 /// Returns the validated team; fatal when `team` is invalid.
 gshmem_team* teamCheck(const char* call, gshmem_team* team);
 /// shmem_team_sync: teamCheck, then a sync of the team (fatal when this PE is not a member).

@@ -9,8 +9,16 @@ namespace gshmem {
 constexpr int kCtxPerSlab = 256;
 constexpr int kMaxCtxSlabs = 1024;
 
-/// Take the public API's predefined objects (runtimeInit), which teamsInit fills; before any init phase.
-void teamsBind(const PredefinedObjects& objs);
+/// Where a team below kMaxTeams is mirrored besides the host: the device team table (core/device,
+/// device::backendTeamSet and backendTeamClear). A split calls `set` on its members, a destroy `clear`; a failure
+/// ends the job (the other members cannot undo their part).
+struct TeamMirror {
+  Status (*set)(int id, const gshmem_team& t);  ///< team @p t of this PE now holds id @p id
+  Status (*clear)(int id);                      ///< id @p id's team is being destroyed
+};
+/// Take the public API's predefined objects, which teamsInit fills, and the mirror of the teams. Called by
+/// runtimeInit before any init phase (the lifecycle sees both the team and the device parts).
+void teamsBind(const PredefinedObjects& objs, const TeamMirror& mirror);
 /// Create WORLD (slot 0) and SHARED (slot 1). Called once at init, after the peer table exists.
 void teamsInit();
 /// Release every user team and reset the predefined ones.
