@@ -25,6 +25,11 @@ inline const gshmem_ctx* ctxArgOrInvalid(const char* call, shmem_ctx_t ctx) {
   return ctx;
 }
 
+/// The objects behind SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED and SHMEM_CTX_DEFAULT (api_objects.cpp), for runtimeInit.
+inline PredefinedObjects predefinedObjects() {
+  return PredefinedObjects{&gshmem_team_world_obj, &gshmem_team_shared_obj, &gshmem_ctx_default_obj};
+}
+
 }  // namespace gshmem
 
 #define GSHMEM_STRIP(...) __VA_ARGS__

@@ -1,6 +1,7 @@
 // Public C API: names deprecated by OpenSHMEM 1.5 (pre-1.2 setup and memory, pre-1.4 AMO names,
 // shmem_TYPENAME_wait, cache management), each forwarding to the same core path as its replacement.
 // Deprecated collectives live with the collectives.
+#include "api/api_common.hpp"
 #include "collectives/coll.hpp"
 #include "core/api.hpp"
 #include "shmem.h"
@@ -15,7 +16,7 @@ extern "C" {
 // ---- setup and memory
 void start_pes(int npes) {
   (void)npes;  // the PE count comes from the launcher
-  gshmem::runtimeInit("start_pes", SHMEM_THREAD_SINGLE);
+  gshmem::runtimeInit("start_pes", SHMEM_THREAD_SINGLE, gshmem::predefinedObjects());
   gshmem::coll::infoReport();
 }
 int _my_pe(void) { return gshmem::g_rt.my_pe; }

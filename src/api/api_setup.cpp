@@ -38,7 +38,7 @@ bool paramsReady(const char* who, const char* call) {
 
 /// Initialize over a bootstrap the caller made; 0. After shmem_init, a second start returns 0 and changes nothing.
 int initWith(const char* call, std::unique_ptr<gshmem::Bootstrap> bs) {
-  gshmem::runtimeInit(call, SHMEM_THREAD_SINGLE, std::move(bs));
+  gshmem::runtimeInit(call, SHMEM_THREAD_SINGLE, gshmem::predefinedObjects(), std::move(bs));
   gshmem::faultHandlerInstall();
   gshmem::coll::infoReport();
   return 0;
@@ -55,7 +55,7 @@ extern "C" {
 // ------------------------------------------------------------------------------------------ setup and query
 
 void shmem_init(void) {
-  gshmem::runtimeInit("shmem_init", SHMEM_THREAD_SINGLE);
+  gshmem::runtimeInit("shmem_init", SHMEM_THREAD_SINGLE, gshmem::predefinedObjects());
   gshmem::faultHandlerInstall();
   gshmem::coll::infoReport();
 }
@@ -67,7 +67,7 @@ int shmem_init_thread(int requested, int* provided) {
                  "returning nonzero without initializing: pass one of them\n", static_cast<int>(getpid()), requested);
     return -1;
   }
-  int level = gshmem::runtimeInit("shmem_init_thread", requested);
+  int level = gshmem::runtimeInit("shmem_init_thread", requested, gshmem::predefinedObjects());
   gshmem::faultHandlerInstall();
   gshmem::coll::infoReport();
   if (provided) *provided = level;

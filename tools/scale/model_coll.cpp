@@ -12,6 +12,7 @@
 #include "collectives/mailbox.hpp"
 #include "core/runtime/runtime.hpp"
 #include "core/sync/liveness.hpp"
+#include "core/sync/sync.hpp"
 #include "core/team/team_internal.hpp"
 #include "gshmem/device/impl/handle__types.cuh"
 #include "gshmem/device/team_ids.h"

@@ -15,8 +15,10 @@
 
 #include <cstring>
 
-#include "core/api.hpp"
 #include "core/device/device.hpp"
+#include "core/rma/ops.hpp"
+#include "core/sync/sync.hpp"
+#include "core/team/team.hpp"
 #include "core/device/device_kernels.hpp"
 #include "gshmem/device/api.cuh"
 

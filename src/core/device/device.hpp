@@ -1,10 +1,11 @@
-// The device symmetric heap inside the host runtime. Private to src/core.
+// The device symmetric heap inside the host runtime. Private to src/core, and to the device entry points of src/api.
 //
 // Layout of each PE's device heap (one cudaMalloc, exported with a CUDA IPC handle):
 //   [ user part: HeapAllocator offsets, the same on every PE | DeviceSync (barrier flags) ]
-// Layering: core/device (heap, handle, kernels, proxy ring, public device entry points) uses core/protocols (the
-// dispatch site and the device transports: cuda_ipc maps the heaps of peers whose GPU can reach ours; the staged
-// protocol serves the others through the shm request channel); core/protocols never includes core/device.
+// Layering: core/device (heap, handle, kernels, proxy ring, the calls behind the device entry points) uses
+// core/protocols (the dispatch site and the device transports: cuda_ipc maps the heaps of peers whose GPU can reach
+// ours; the staged protocol serves the others through the shm request channel); core/protocols never includes
+// core/device.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -95,5 +96,8 @@ bool owns(const void* ptr);
 void allocatorReset(std::size_t user_bytes);
 /// Push the handle to every registered translation unit's __constant__ copy.
 void syncStates(const DeviceHandle& h, int device);
+/// Register @p sync (nothing for nullptr), a translation unit's copier of the handle into its __constant__ state
+/// (gshmemx_device_register_state_sync, called by static initializers), and run it now when the heap exists.
+void registerStateSync(void (*sync)(const void* handle, int device));
 
 }  // namespace gshmem::device

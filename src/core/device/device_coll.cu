@@ -1,6 +1,6 @@
-// The stream forms of the device collectives (gshmemx_*_on_stream; the host forms wait for them). Arguments are
-// checked on the host, then kernels go on the stream, taking the DeviceHandle and the team (DeviceTeam, from the
-// host team of the id) by value:
+// The stream forms of the device collectives (core/device/stream_coll.hpp, behind gshmemx_*_on_stream; the host
+// forms wait for them). Arguments are checked on the host, then kernels go on the stream, taking the DeviceHandle
+// and the team (DeviceTeam, from the host team of the id) by value:
 //   * a team of one PE: one copy into dest (none in place): a copy kernel up to 4 MiB, the copy engine above;
 //   * on the world, when a PE's contribution to each PE fits a scratch slot (deviceCollSlotBytes): one kernel, the
 //     one-round exchange through the scratch (coll__funcs.cuh), over as many blocks as the bytes warrant; up to
@@ -24,9 +24,12 @@
 #include <vector>
 
 #include "base/config.hpp"
-#include "core/api.hpp"
 #include "core/device/device.hpp"
 #include "core/device/device_kernels.hpp"
+#include "core/device/stream_coll.hpp"
+#include "core/rma/ops.hpp"
+#include "core/sync/sync.hpp"
+#include "core/team/team.hpp"
 #include "gshmem/device/api.cuh"
 #include "gshmem/device/impl/coll__decls.cuh"
 #include "gshmem/device/impl/coll_ll__funcs.cuh"
@@ -319,52 +322,35 @@ int moverOnStream(const char* call, gshmem_team_t team, dev::CollKind kind, void
   });
 }
 
+}  // namespace
+
 /// Barrier (do_quiet) or sync of any team this PE belongs to; unmapped members are reached through the proxy.
-void syncOnStream(const char* call, gshmem_team_t team, bool do_quiet, cudaStream_t st) {
+void syncOnStream(const char* call, gshmem_team_t team, bool do_quiet, Stream st) {
   const Coll k = collTeam(call, team);
   launchTeamBarrier(k.h, k.t, k.id, do_quiet, st);
   checkLaunch(call);
 }
 
-}  // namespace
-}  // namespace gshmem::device
+int broadcastOnStream(const char* call, gshmem_team_t team, void* d, const void* s, std::size_t n, int root,
+                      Stream st) {
+  return moverOnStream(call, team, dev::kCollBroadcast, d, s, n, root, st);
+}
+int fcollectOnStream(const char* call, gshmem_team_t team, void* d, const void* s, std::size_t n, Stream st) {
+  return moverOnStream(call, team, dev::kCollFcollect, d, s, n, 0, st);
+}
+int alltoallOnStream(const char* call, gshmem_team_t team, void* d, const void* s, std::size_t n, Stream st) {
+  return moverOnStream(call, team, dev::kCollAlltoall, d, s, n, 0, st);
+}
 
-using gshmem::dev::kCollAlltoall;
-using gshmem::dev::kCollBroadcast;
-using gshmem::dev::kCollFcollect;
-
-extern "C" {
-
-#define GSHMEMI_DEF_RED_STREAM(N, T, OP, O)                                                                  \
-  int gshmemx_##N##_##OP##_reduce_on_stream(gshmem_team_t t, T* d, const T* s, size_t n, cudaStream_t st) { \
-    return gshmem::device::reduceOnStream<O, T>("gshmemx_" #N "_" #OP "_reduce_on_stream", t, d, s, n,     \
-                                                false, st);                                                 \
-  }                                                                                                         \
-  int gshmemx_##N##_##OP##_reducescatter_on_stream(gshmem_team_t t, T* d, const T* s, size_t n,             \
-                                                   cudaStream_t st) {                                       \
-    return gshmem::device::reduceOnStream<O, T>("gshmemx_" #N "_" #OP "_reducescatter_on_stream", t, d, s, \
-                                                n, true, st);                                               \
+#define GSHMEMI_CORE_RED_DEF(N, T, OP, O)                                                                     \
+  int reduceOnStream_##N##_##OP(const char* call, gshmem_team_t team, T* dest, const T* source, std::size_t n, \
+                                bool scatter, Stream st) {                                                     \
+    return reduceOnStream<O, T>(call, team, dest, source, n, scatter, st);                                     \
   }
-#define GSHMEMI_DEF_RED_STREAM_ARITH(N, T) GSHMEMI_RED_ARITH_OPS(GSHMEMI_DEF_RED_STREAM, N, T)
-#define GSHMEMI_DEF_RED_STREAM_BIT(N, T) GSHMEMI_RED_BIT_OPS(GSHMEMI_DEF_RED_STREAM, N, T)
-GSHMEMI_RED_ARITH_TYPES(GSHMEMI_DEF_RED_STREAM_ARITH)
-GSHMEMI_RED_BIT_TYPES(GSHMEMI_DEF_RED_STREAM_BIT)
-GSHMEMI_RED_PAIR_TYPES(GSHMEMI_DEF_RED_STREAM)
+#define GSHMEMI_CORE_RED_DEF_ARITH(N, T) GSHMEMI_RED_ARITH_OPS(GSHMEMI_CORE_RED_DEF, N, T)
+#define GSHMEMI_CORE_RED_DEF_BIT(N, T) GSHMEMI_RED_BIT_OPS(GSHMEMI_CORE_RED_DEF, N, T)
+GSHMEMI_RED_ARITH_TYPES(GSHMEMI_CORE_RED_DEF_ARITH)
+GSHMEMI_RED_BIT_TYPES(GSHMEMI_CORE_RED_DEF_BIT)
+GSHMEMI_RED_PAIR_TYPES(GSHMEMI_CORE_RED_DEF)
 
-int gshmemx_broadcastmem_on_stream(gshmem_team_t t, void* d, const void* s, size_t n, int root, cudaStream_t st) {
-  return gshmem::device::moverOnStream("gshmemx_broadcastmem_on_stream", t, kCollBroadcast, d, s, n, root, st);
-}
-int gshmemx_fcollectmem_on_stream(gshmem_team_t t, void* d, const void* s, size_t n, cudaStream_t st) {
-  return gshmem::device::moverOnStream("gshmemx_fcollectmem_on_stream", t, kCollFcollect, d, s, n, 0, st);
-}
-int gshmemx_alltoallmem_on_stream(gshmem_team_t t, void* d, const void* s, size_t n, cudaStream_t st) {
-  return gshmem::device::moverOnStream("gshmemx_alltoallmem_on_stream", t, kCollAlltoall, d, s, n, 0, st);
-}
-void gshmemx_barrier_on_stream(gshmem_team_t t, cudaStream_t st) {
-  gshmem::device::syncOnStream("gshmemx_barrier_on_stream", t, true, st);
-}
-void gshmemx_team_sync_on_stream(gshmem_team_t t, cudaStream_t st) {
-  gshmem::device::syncOnStream("gshmemx_team_sync_on_stream", t, false, st);
-}
-
-}  // extern "C"
+}  // namespace gshmem::device

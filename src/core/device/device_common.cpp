@@ -1,5 +1,5 @@
 // The CUDA-independent part of the device heap: region lookup for the cold branch of resolve(),
-// the deterministic allocator, the public C entry points, and the registry of per-TU device states.
+// the deterministic allocator, and the registry of per-TU device states.
 #include <cstring>
 #include <mutex>
 #include <memory>
@@ -7,10 +7,11 @@
 #include <vector>
 
 #include "base/config.hpp"
-#include "core/api.hpp"
 #include "core/device/device.hpp"
 #include "core/memory/heap_allocator.hpp"
+#include "core/rma/ops.hpp"
 #include "core/sync/agree.hpp"
+#include "core/sync/sync.hpp"
 #include "shmemx.h"
 
 namespace gshmem {
@@ -153,35 +154,16 @@ static_assert(static_cast<int>(gshmem::AmoOp::Fetch) == 0 && static_cast<int>(gs
                   static_cast<int>(gshmem::AmoOp::FetchAdd) == 4 && static_cast<int>(gshmem::AmoOp::Xor) == 13,
               "AmoOp order is shared with gshmem::AmoCode (device/api.cuh)");
 
-extern "C" {
+namespace gshmem::device {
 
-int gshmemx_device_available(void) { return gshmem::device::g_region.base != nullptr ? 1 : 0; }
-int gshmemx_device_id(void) { return gshmem::device::backendDeviceId(); }
-
-void* gshmemx_malloc_device(size_t size) { return gshmem::device::alloc("gshmemx_malloc_device", size, 256, false); }
-
-void* gshmemx_calloc_device(size_t count, size_t size) {
-  size_t bytes = 0;
-  if (__builtin_mul_overflow(count, size, &bytes))
-    gshmem::fatal("gshmemx_calloc_device", "count %zu times size %zu overflows size_t", count, size);
-  return gshmem::device::alloc("gshmemx_calloc_device", bytes, 256, true);
-}
-
-int gshmemx_device_handle_get(void* out, size_t bytes) {
-  const gshmem::DeviceHandle* h = gshmem::device::backendHandle();
-  if (!h || !out || bytes != sizeof(gshmem::DeviceHandle)) return -1;
-  std::memcpy(out, h, sizeof *h);
-  return 0;
-}
-
-void gshmemx_device_register_state_sync(void (*sync)(const void* handle, int device)) {
+void registerStateSync(void (*sync)(const void* handle, int device)) {
   if (!sync) return;
   {
-    std::lock_guard<std::mutex> g(gshmem::device::g_sync_lock);
-    gshmem::device::syncList().push_back(sync);
+    std::lock_guard<std::mutex> g(g_sync_lock);
+    syncList().push_back(sync);
   }
-  const gshmem::DeviceHandle* h = gshmem::device::backendHandle();
-  if (h) sync(h, gshmem::device::backendDeviceId());
+  const DeviceHandle* h = backendHandle();
+  if (h) sync(h, backendDeviceId());
 }
 
-}  // extern "C"
+}  // namespace gshmem::device

@@ -21,12 +21,14 @@
 
 #include "base/config.hpp"
 #include "base/cuda_check.hpp"
-#include "core/api.hpp"
 #include "core/device/device.hpp"
 #include "core/device/device_kernels.hpp"
 #include "core/protocols/dispatch.hpp"
 #include "core/protocols/proxy.hpp"
 #include "core/protocols/service_thread.hpp"
+#include "core/rma/ops.hpp"
+#include "core/sync/sync.hpp"
+#include "core/team/team.hpp"
 #include "transports/cuda_ipc/cuda_vmm.hpp"
 
 namespace gshmem::device {

@@ -1,8 +1,8 @@
-// The stream-ordered operations (gshmemx_*_on_stream) and their kernels. Kernels take the DeviceHandle by value
-// (no __constant__ state here). A put or get the host can enqueue as a copy (the peer's heap is mapped) goes
-// through the dispatch site (protocols::deviceRma); one it cannot (the peer is not mapped) is a one-block kernel
-// that posts it to the proxy ring, and the proxy runs the same dispatch, so the call stays stream-ordered and
-// asynchronous.
+// The stream-ordered operations behind gshmemx_*_on_stream (core/device/stream.hpp) and their kernels. Kernels
+// take the DeviceHandle by value (no __constant__ state here). A put or get the host can enqueue as a copy (the
+// peer's heap is mapped) goes through the dispatch site (protocols::deviceRma); one it cannot (the peer is not
+// mapped) is a one-block kernel that posts it to the proxy ring, and the proxy runs the same dispatch, so the call
+// stays stream-ordered and asynchronous.
 #include <cuda.h>  // types and flags of the driver entry point only: the driver is reached through cudart
 #include <cuda_runtime.h>
 
@@ -14,6 +14,7 @@
 #include "base/str_format.hpp"
 #include "core/device/device.hpp"
 #include "core/device/device_kernels.hpp"
+#include "core/device/stream.hpp"
 #include "core/protocols/dispatch.hpp"
 #include "core/rma/ops.hpp"
 #include "gshmem/device/api.cuh"
@@ -143,8 +144,8 @@ void checkLaunch(const char* call) {
 namespace {
 
 /// A put or get of @p n bytes with PE @p pe's device heap, in the order of @p s. Arguments already validated.
-Status rmaOnStream(const DeviceHandle& h, void* dst, const void* src, size_t n, int pe, cudaStream_t s, bool get,
-                   std::string* why) {
+Status enqueueRma(const DeviceHandle& h, void* dst, const void* src, size_t n, int pe, cudaStream_t s, bool get,
+                  std::string* why) {
   if (n == 0) return Status::Ok;
   const size_t off = static_cast<const char*>(get ? src : dst) - g_region.base;
   // The dispatch site, stream-ordered: direct copies to a mapped peer are queued on the stream; the staged protocol
@@ -160,15 +161,6 @@ Status rmaOnStream(const DeviceHandle& h, void* dst, const void* src, size_t n, 
   }
   putKernel<<<1, kPutThreads, 0, s>>>(h, static_cast<char*>(dst), static_cast<const char*>(src), n, pe, get ? 1 : 0);
   return launched(why);
-}
-
-/// gshmemx_putmem_on_stream and gshmemx_getmem_on_stream.
-void rmaOnStreamCall(const char* call, void* dst, const void* src, size_t n, int pe, cudaStream_t s, bool get) {
-  const DeviceHandle& h = handleFor(call);
-  checkPe(call, pe);
-  checkDev(call, get ? "source" : "dest", get ? src : dst, n);
-  std::string why;
-  if (isError(rmaOnStream(h, dst, src, n, pe, s, get, &why))) onStreamFailed(call, why);
 }
 
 }  // namespace
@@ -187,24 +179,16 @@ cudaError_t loadKernels() {
   return cudaSuccess;
 }
 
-}  // namespace gshmem::device
-
-using namespace gshmem;
-using namespace gshmem::device;
-
-extern "C" {
-
-void gshmemx_putmem_on_stream(void* dest, const void* source, size_t nbytes, int pe, cudaStream_t stream) {
-  rmaOnStreamCall("gshmemx_putmem_on_stream", dest, source, nbytes, pe, stream, false);
+void rmaOnStream(const char* call, void* dst, const void* src, std::size_t n, int pe, Stream s, bool get) {
+  const DeviceHandle& h = handleFor(call);
+  checkPe(call, pe);
+  checkDev(call, get ? "source" : "dest", get ? src : dst, n);
+  std::string why;
+  if (isError(enqueueRma(h, dst, src, n, pe, s, get, &why))) onStreamFailed(call, why);
 }
 
-void gshmemx_getmem_on_stream(void* dest, const void* source, size_t nbytes, int pe, cudaStream_t stream) {
-  rmaOnStreamCall("gshmemx_getmem_on_stream", dest, source, nbytes, pe, stream, true);
-}
-
-void gshmemx_putmem_signal_on_stream(void* dest, const void* source, size_t nbytes, uint64_t* sig_addr,
-                                     uint64_t signal, int sig_op, int pe, cudaStream_t stream) {
-  const char* call = "gshmemx_putmem_signal_on_stream";
+void putSignalOnStream(const char* call, void* dest, const void* source, std::size_t nbytes, uint64_t* sig_addr,
+                       uint64_t signal, int sig_op, int pe, Stream stream) {
   const DeviceHandle& h = handleFor(call);
   checkPe(call, pe);
   checkDev(call, "dest", dest, nbytes);
@@ -213,7 +197,7 @@ void gshmemx_putmem_signal_on_stream(void* dest, const void* source, size_t nbyt
   const size_t off = static_cast<char*>(dest) - g_region.base;
   if (backendPeerPtr(pe, off)) {  // the dispatched copy, then the signal in stream order
     std::string why;
-    if (isError(rmaOnStream(h, dest, source, nbytes, pe, stream, false, &why))) onStreamFailed(call, why);
+    if (isError(enqueueRma(h, dest, source, nbytes, pe, stream, false, &why))) onStreamFailed(call, why);
     signalKernel<<<1, 1, 0, stream>>>(h, sig_addr, signal, sig_op, pe);
   } else {
     putSignalKernel<<<1, kPutThreads, 0, stream>>>(h, static_cast<char*>(dest), static_cast<const char*>(source),
@@ -222,8 +206,7 @@ void gshmemx_putmem_signal_on_stream(void* dest, const void* source, size_t nbyt
   checkLaunch(call);
 }
 
-void gshmemx_signal_wait_until_on_stream(uint64_t* sig_addr, int cmp, uint64_t cmp_value, cudaStream_t stream) {
-  const char* call = "gshmemx_signal_wait_until_on_stream";
+void signalWaitUntilOnStream(const char* call, uint64_t* sig_addr, int cmp, uint64_t cmp_value, Stream stream) {
   handleFor(call);
   checkSig(call, sig_addr);
   if (cmp < GSHMEM_CMP_EQ || cmp > GSHMEM_CMP_LE) ops::errorBadCmp(call, cmp);
@@ -232,8 +215,7 @@ void gshmemx_signal_wait_until_on_stream(uint64_t* sig_addr, int cmp, uint64_t c
   checkLaunch(call);
 }
 
-void gshmemx_quiet_on_stream(cudaStream_t stream) {
-  const char* call = "gshmemx_quiet_on_stream";
+void quietOnStream(const char* call, Stream stream) {
   const DeviceHandle& h = handleFor(call);
   // P2P work completes in stream order; with every peer mapped the ring holds only copy-engine work that the device
   // waited for: nothing to wait for.
@@ -242,16 +224,9 @@ void gshmemx_quiet_on_stream(cudaStream_t stream) {
   checkLaunch(call);
 }
 
-void gshmemx_barrier_all_on_stream(cudaStream_t stream) {
-  const char* call = "gshmemx_barrier_all_on_stream";
-  launchBarrier(handleFor(call), true, stream);
+void barrierAllOnStream(const char* call, bool do_quiet, Stream stream) {
+  launchBarrier(handleFor(call), do_quiet, stream);
   checkLaunch(call);
 }
 
-void gshmemx_sync_all_on_stream(cudaStream_t stream) {
-  const char* call = "gshmemx_sync_all_on_stream";
-  launchBarrier(handleFor(call), false, stream);
-  checkLaunch(call);
-}
-
-}  // extern "C"
+}  // namespace gshmem::device

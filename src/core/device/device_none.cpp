@@ -1,7 +1,7 @@
 // The backend of a build without CUDA: no device heap (every operation on one is Unsupported), and the
-// stream-ordered calls, public entry points, end the job with a message naming the missing piece.
+// stream-ordered calls (behind public entry points) end the job with a message naming the missing piece.
 #include "core/device/device.hpp"
-#include "shmemx.h"
+#include "core/device/stream.hpp"
 
 namespace gshmem::device {
 
@@ -34,21 +34,19 @@ void backendDrop(std::size_t) {}
 
 }  // namespace gshmem::device
 
-extern "C" {
-#define GSHMEM_NO_CUDA(name) gshmem::fatal(name, "this build of gshmem has no CUDA support")
-void gshmemx_putmem_on_stream(void*, const void*, size_t, int, struct CUstream_st*) {
-  GSHMEM_NO_CUDA("gshmemx_putmem_on_stream");
+namespace gshmem::device {
+
+// The stream-ordered calls (stream.hpp): this build has none.
+namespace {
+[[noreturn]] void noCuda(const char* call) { fatal(call, "this build of gshmem has no CUDA support"); }
+}  // namespace
+
+void rmaOnStream(const char* call, void*, const void*, std::size_t, int, Stream, bool) { noCuda(call); }
+void putSignalOnStream(const char* call, void*, const void*, std::size_t, uint64_t*, uint64_t, int, int, Stream) {
+  noCuda(call);
 }
-void gshmemx_getmem_on_stream(void*, const void*, size_t, int, struct CUstream_st*) {
-  GSHMEM_NO_CUDA("gshmemx_getmem_on_stream");
-}
-void gshmemx_putmem_signal_on_stream(void*, const void*, size_t, uint64_t*, uint64_t, int, int, struct CUstream_st*) {
-  GSHMEM_NO_CUDA("gshmemx_putmem_signal_on_stream");
-}
-void gshmemx_signal_wait_until_on_stream(uint64_t*, int, uint64_t, struct CUstream_st*) {
-  GSHMEM_NO_CUDA("gshmemx_signal_wait_until_on_stream");
-}
-void gshmemx_quiet_on_stream(struct CUstream_st*) { GSHMEM_NO_CUDA("gshmemx_quiet_on_stream"); }
-void gshmemx_barrier_all_on_stream(struct CUstream_st*) { GSHMEM_NO_CUDA("gshmemx_barrier_all_on_stream"); }
-void gshmemx_sync_all_on_stream(struct CUstream_st*) { GSHMEM_NO_CUDA("gshmemx_sync_all_on_stream"); }
-}
+void signalWaitUntilOnStream(const char* call, uint64_t*, int, uint64_t, Stream) { noCuda(call); }
+void quietOnStream(const char* call, Stream) { noCuda(call); }
+void barrierAllOnStream(const char* call, bool, Stream) { noCuda(call); }
+
+}  // namespace gshmem::device

@@ -7,8 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "core/api.hpp"
 #include "core/device/device.hpp"
+#include "core/rma/ops.hpp"
+#include "core/sync/sync.hpp"
 #include "shmemx.h"
 
 namespace gshmem::device {
@@ -167,16 +168,3 @@ bool registeredOffset(const void* addr, std::size_t len, std::size_t* off) {
 }
 
 }  // namespace gshmem::device
-
-extern "C" {
-
-void* gshmemx_buffer_register_symmetric(void* addr, size_t length, int flags) {
-  (void)flags;  // NVSHMEM defines none
-  return gshmem::device::registerSymmetric("nvshmemx_buffer_register_symmetric", addr, length);
-}
-
-int gshmemx_buffer_unregister_symmetric(void* ptr, size_t length) {
-  return gshmem::device::unregisterSymmetric("nvshmemx_buffer_unregister_symmetric", ptr, length);
-}
-
-}  // extern "C"

@@ -8,10 +8,11 @@
 #include <vector>
 
 #include "base/config.hpp"
-#include "core/api.hpp"
+#include "core/memory/heap.hpp"
 #include "core/memory/heap_allocator.hpp"
+#include "core/rma/ops.hpp"
 #include "core/sync/agree.hpp"
-#include "core/team/team_internal.hpp"
+#include "core/sync/sync.hpp"
 
 namespace gshmem {
 

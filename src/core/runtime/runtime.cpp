@@ -13,6 +13,7 @@
 #include "core/device/device.hpp"
 #include "core/runtime/init.hpp"
 #include "core/sync/liveness.hpp"
+#include "core/team/team_internal.hpp"
 
 namespace gshmem {
 
@@ -40,13 +41,14 @@ void leaveWithoutFinalize(int status, void*) {
 
 }  // namespace
 
-int runtimeInit(const char* call, int requested, std::unique_ptr<Bootstrap> bs) {
+int runtimeInit(const char* call, int requested, const PredefinedObjects& objs, std::unique_ptr<Bootstrap> bs) {
   std::lock_guard<std::recursive_mutex> guard(g_rt.alloc_lock);
   if (g_rt.initialized.load()) return g_rt.thread_level;
   if (g_rt.finalized)
     fatal(call, "called after shmem_finalize: OpenSHMEM is initialized once per program; move shmem_finalize to "
           "the end of the program");
   g_rt.thread_level = requested < 0 || requested > 3 ? 0 : requested;  // the API rejects other levels
+  teamsBind(objs, TeamMirror{device::backendTeamSet, device::backendTeamClear});
   initPhasesRun(call, std::move(bs));
   // Registered after the init phases, so it runs first at exit (exit handlers run in reverse order): before the
   // service threads that the phases started are stopped (their handler is registered when the first one starts) and

@@ -193,6 +193,20 @@ struct Runtime {
 
 extern Runtime g_rt;
 
+// ---- queries over the state (runtime/runtime.cpp)
+/// Address usable here for symmetric `addr` on world `pe`, or nullptr if it cannot be loaded/stored directly.
+void* ptrOf(const void* addr, int pe);
+/// As ptrOf over the user range (shmem_ptr): nullptr for the heap's control area, which is the runtime's.
+void* userPtrOf(const void* addr, int pe);
+bool peAccessible(int pe);
+/// shmem_addr_accessible: `addr` is in the user range of a symmetric region and `pe` is reachable.
+bool addrAccessible(const void* addr, int pe);
+
+// ---- the predefined teams and context: the public API's objects, bound and filled at init (team/team.cpp)
+gshmem_team* teamWorld();
+gshmem_team* teamShared();
+gshmem_ctx* ctxDefault();
+
 /// Print "gshmem: PE <n>: <call>: <message>" and end the job on every PE with a non-zero exit.
 [[noreturn]] void fatal(const char* call, const char* fmt, ...) __attribute__((format(printf, 2, 3), cold));
 /// As fatal(), but the job ends with exit status @p status (not 0): a PE leaving with that status ends the job.

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/api.hpp"
+#include "core/rma/ops.hpp"
 #include "core/sync/liveness.hpp"
 
 namespace gshmem::agree {

@@ -22,9 +22,9 @@
 #include <string>
 
 #include "base/config.hpp"
+#include "core/rma/ops.hpp"
 #include "core/sync/agree.hpp"
-#include "core/api.hpp"
-#include "core/team/team_internal.hpp"
+#include "core/sync/sync.hpp"
 
 namespace gshmem {
 
@@ -204,13 +204,6 @@ void barrierAll(const char* call) {
   ops::requireInit(call);
   ops::quiet(ctxDefault());
   teamSyncImpl(teamWorld(), call);
-}
-
-void teamSync(const char* call, gshmem_team* team) {
-  team = teamCheck(call, team);
-  if (team->my_index < 0) fatal(call, "this PE is not a member of the team");
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  teamSyncImpl(team, call);
 }
 
 // MCS (Mellor-Crummey and Scott): a PE marks its node queued and waiting, swaps itself in as the tail and, when a

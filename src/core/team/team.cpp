@@ -3,7 +3,7 @@
 // are GSHMEM_MAX_TEAMS slots (g_rt.team_slots), the same on every PE. The slot is also the team's id as device code
 // names it (gshmem_team_t, gshmem/device/team_ids.h): slots 0-3 are the predefined teams (world, shared, node,
 // same-mype-node), and the device layer mirrors every team of this PE in a slot below kMaxTeams into its team table
-// (device::backendTeamSet / backendTeamClear); teams in higher slots are host-only.
+// (the TeamMirror given at init: device::backendTeamSet / backendTeamClear); teams in higher slots are host-only.
 #include <algorithm>
 #include <atomic>
 #include <deque>
@@ -15,24 +15,22 @@
 #include <vector>
 
 #include "base/config.hpp"
-#include "core/api.hpp"
-#include "core/device/device.hpp"
-#include "core/team/team_internal.hpp"
+#include "core/rma/ops.hpp"
 #include "core/sync/agree.hpp"
+#include "core/sync/sync.hpp"
+#include "core/team/team_internal.hpp"
 #include "gshmem/device/team_ids.h"
-
-// The objects behind SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED and SHMEM_CTX_DEFAULT (shmem.h): exported data.
-extern "C" {
-__attribute__((visibility("default"))) gshmem_team gshmem_team_world_obj;
-__attribute__((visibility("default"))) gshmem_team gshmem_team_shared_obj;
-__attribute__((visibility("default"))) gshmem_ctx gshmem_ctx_default_obj;
-}
 
 namespace gshmem {
 
 static_assert(GSHMEMI_TEAM_IDS == kMaxTeams, "a team's id is its slot");
 
 namespace {
+// The objects behind SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED and SHMEM_CTX_DEFAULT: the public API's (teamsBind).
+gshmem_team* g_world = nullptr;
+gshmem_team* g_shared = nullptr;
+gshmem_ctx* g_ctx_default = nullptr;
+TeamMirror g_mirror{};  ///< the device team table (teamsBind)
 gshmem_team g_team_node;                 ///< GSHMEMX_TEAM_NODE (slot 2)
 gshmem_team g_team_same_mype_node;       ///< GSHMEMX_TEAM_SAME_MYPE_NODE (slot 3)
 std::vector<uint64_t> g_slots_used;        ///< slots held by teams this PE belongs to (slotMaskWords words)
@@ -93,8 +91,15 @@ void predefinedTeam(gshmem_team* t, int slot, const std::vector<int>& members, c
 }
 }  // namespace
 
+void teamsBind(const PredefinedObjects& objs, const TeamMirror& mirror) {
+  g_world = objs.world;
+  g_shared = objs.shared;
+  g_ctx_default = objs.ctx_default;
+  g_mirror = mirror;
+}
+
 void teamsInit() {
-  gshmem_team& w = gshmem_team_world_obj;
+  gshmem_team& w = *g_world;
   w = gshmem_team{};
   w.start = 0;
   w.stride = 1;
@@ -118,12 +123,12 @@ void teamsInit() {
   }
   for (int pe = 0; pe < g_rt.n_pes; ++pe)
     if (rank_in_node[pe] == rank_in_node[g_rt.my_pe]) same.push_back(pe);
-  predefinedTeam(&gshmem_team_shared_obj, GSHMEM_TEAM_SHARED, local, "SHMEM_TEAM_SHARED");
+  predefinedTeam(g_shared, GSHMEM_TEAM_SHARED, local, "SHMEM_TEAM_SHARED");
   predefinedTeam(&g_team_node, GSHMEMX_TEAM_NODE, node, "this node (GSHMEMX_TEAM_NODE)");
   predefinedTeam(&g_team_same_mype_node, GSHMEMX_TEAM_SAME_MYPE_NODE, same, "GSHMEMX_TEAM_SAME_MYPE_NODE");
   g_slots_used.assign(maskWords(), 0);
   g_slots_used[0] = (uint64_t(1) << GSHMEMI_TEAM_FIRST_USER) - 1;
-  gshmem_ctx_default_obj = gshmem_ctx{&w, 0, true};
+  *g_ctx_default = gshmem_ctx{&w, 0, true};
 }
 
 void teamsFinalize() {
@@ -133,9 +138,16 @@ void teamsFinalize() {
   g_by_slot.clear();
 }
 
-gshmem_team* teamWorld() { return &gshmem_team_world_obj; }
-gshmem_team* teamShared() { return &gshmem_team_shared_obj; }
-gshmem_ctx* ctxDefault() { return &gshmem_ctx_default_obj; }
+gshmem_team* teamWorld() { return g_world; }
+gshmem_team* teamShared() { return g_shared; }
+gshmem_ctx* ctxDefault() { return g_ctx_default; }
+
+void teamSync(const char* call, gshmem_team* team) {
+  team = teamCheck(call, team);
+  if (team->my_index < 0) fatal(call, "this PE is not a member of the team");
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  teamSyncImpl(team, call);
+}
 
 gshmem_team* teamOfId(int id) {
   return static_cast<std::size_t>(static_cast<unsigned>(id)) < g_by_slot.size() ? g_by_slot[id] : nullptr;
@@ -143,8 +155,7 @@ gshmem_team* teamOfId(int id) {
 
 gshmem_team* teamCheck(const char* call, gshmem_team* team) {
   ops::requireInit(call);
-  if (team == &gshmem_team_world_obj || team == &gshmem_team_shared_obj || team == &g_team_node ||
-      team == &g_team_same_mype_node)
+  if (team == g_world || team == g_shared || team == &g_team_node || team == &g_team_same_mype_node)
     return team;
   if (team && g_user_teams.count(team)) return team;  // a hash lookup: thousands of teams may be alive
   fatal(call, "team %p is not a valid team (SHMEM_TEAM_INVALID, destroyed, or not a team of this PE)",
@@ -280,7 +291,7 @@ gshmem_team* teamRegister(const char* call, int start, int stride, int size, int
   g_slots_used[slot / 64] |= uint64_t(1) << (slot % 64);
   g_user_teams.insert(t);
   g_by_slot[slot] = t;
-  if (slot < kMaxTeams && isError(device::backendTeamSet(slot, *t)))
+  if (slot < kMaxTeams && isError(g_mirror.set(slot, *t)))
     fatal(call, "cannot publish the new team to the GPU (see above)");
   GSHMEM_LOG_DEBUG(TEAM, "team %p: start %d stride %d size %d slot %d", static_cast<void*>(t), t->start, t->stride,
                    t->size, slot);
@@ -297,7 +308,7 @@ void teamDestroy(const char* call, gshmem_team* team) {
   // layer resets its words of the slot too: device and stream collectives on the team are complete by contract.
   teamSyncLast(team, call);
   resetSlot(team->slot);
-  if (team->slot < kMaxTeams && isError(device::backendTeamClear(team->slot)))
+  if (team->slot < kMaxTeams && isError(g_mirror.clear(team->slot)))
     fatal(call, "cannot reset the team's device synchronization words (see above)");
   g_by_slot[team->slot] = nullptr;
   g_slots_used[team->slot / 64] &= ~(uint64_t(1) << (team->slot % 64));
@@ -404,14 +415,14 @@ int ctxCreate(const char* call, gshmem_team* team, long options, gshmem_ctx** ou
   if (team->my_index < 0) return -1;
   gshmem_ctx* c = ctxSlot(call);
   if (c == nullptr) return -1;
-  *c = gshmem_ctx{team, options, team == &gshmem_team_world_obj, true};
+  *c = gshmem_ctx{team, options, team == g_world, true};
   *out = c;
   return 0;
 }
 
 void ctxDestroy(const char* call, gshmem_ctx* ctx) {
   if (ctx == nullptr) fatal(call, "context is SHMEM_CTX_INVALID");
-  if (ctx == &gshmem_ctx_default_obj) fatal(call, "SHMEM_CTX_DEFAULT cannot be destroyed");
+  if (ctx == g_ctx_default) fatal(call, "SHMEM_CTX_DEFAULT cannot be destroyed");
   if (!ctxLive(ctx)) {
     if (ctxOrphaned(ctx)) return;  // destroyed with its team: a no-op, as for SHMEM_CTX_INVALID
     errorBadCtx(call, ctx);

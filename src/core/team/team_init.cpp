@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "base/config.hpp"
-#include "core/api.hpp"
 #include "core/rma/ops.hpp"
+#include "core/sync/sync.hpp"
 #include "core/team/team_internal.hpp"
 
 namespace gshmem {

@@ -1,5 +1,6 @@
 // The device collectives' name lists (T and OP, as NVSHMEM names them) and the declarations of their stream forms,
-// which the library defines (src/core/device/device_coll.cu). Shared by the free functions and the library.
+// which the library defines (src/api/cuda/api_stream_coll.cpp, over src/core/device/device_coll.cu). Shared by the
+// free functions and the library.
 #pragma once
 #include <cuComplex.h>
 #include <cuda_bf16.h>
