@@ -106,15 +106,21 @@ HalfSweep halfArgs(const Slab& sl, int c, bool hb) {
   return a;
 }
 
-/** Launches nbnd boundary blocks, and the bulk's blocks when bulk is set. */
+/** Launches the nbnd boundary blocks, then (when bulk is set) the bulk's blocks, in that order on stream st. */
 void launchHalf(const HalfSweep& a, bool hb, int nbnd, bool bulk, cudaStream_t st) {
   const size_t per_plane = a.quad ? a.g.H2 / 4 : a.g.H2;  // threads per plane
   const unsigned bpp = (unsigned)((per_plane + kThreads - 1) / kThreads);
-  const unsigned grid = nbnd + (bulk ? (unsigned)std::max(a.g.nz - 2, 0) * bpp : 0u);
-  if (grid == 0) return;
-  if (hb) halfSweepKernel<true><<<grid, kThreads, 0, st>>>(a, nbnd, bpp);
-  else halfSweepKernel<false><<<grid, kThreads, 0, st>>>(a, nbnd, bpp);
-  HSG_CK(cudaGetLastError());
+  const unsigned nbulk = bulk ? (unsigned)std::max(a.g.nz - 2, 0) * bpp : 0u;
+  if (nbnd > 0) {
+    if (hb) boundaryKernel<true><<<nbnd, kThreads, 0, st>>>(a);
+    else boundaryKernel<false><<<nbnd, kThreads, 0, st>>>(a);
+    HSG_CK(cudaGetLastError());
+  }
+  if (nbulk > 0) {
+    if (hb) bulkKernel<true><<<nbulk, kThreads, 0, st>>>(a, bpp);
+    else bulkKernel<false><<<nbulk, kThreads, 0, st>>>(a, bpp);
+    HSG_CK(cudaGetLastError());
+  }
 }
 
 /** The MPI twin's exchange of colour c after the boundary kernel (host-synchronous). */

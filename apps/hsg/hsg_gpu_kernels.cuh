@@ -56,14 +56,18 @@ __device__ void boundaryBlock(const HalfSweep& a, int b) {
                                   GSHMEM_SIGNAL_SET, pe);
 }
 
-/** Blocks [0, nbnd) are boundary blocks (nbnd = 2 * nch, or 0 for a bulk-only launch); block nbnd + b updates
- *  the kThreads sites (quads when a.quad) from (b % bpp) * kThreads of plane 2 + b / bpp (bpp blocks per plane),
- *  so the grid decides how much of the bulk a launch covers (none for a boundary-only launch) and no thread divides
- *  64-bit indices. */
+/** Block b of a launch of 2 * nch blocks: boundary chunk b (boundaryBlock). Apart from the bulk's kernel, so that
+ *  the put and signal code's registers do not lower the bulk's occupancy. */
 template <bool HB>
-__global__ void __launch_bounds__(kThreads) halfSweepKernel(HalfSweep a, int nbnd, unsigned bpp) {
-  if ((int)blockIdx.x < nbnd) return boundaryBlock<HB>(a, blockIdx.x);
-  const unsigned b = blockIdx.x - nbnd, pl = b / bpp, i = (b - pl * bpp) * kThreads + threadIdx.x;
+__global__ void __launch_bounds__(kThreads) boundaryKernel(HalfSweep a) {
+  boundaryBlock<HB>(a, blockIdx.x);
+}
+
+/** Block b updates the kThreads sites (quads when a.quad) from (b % bpp) * kThreads of plane 2 + b / bpp (bpp
+ *  blocks per plane): no thread divides 64-bit indices. */
+template <bool HB>
+__global__ void __launch_bounds__(kThreads) bulkKernel(HalfSweep a, unsigned bpp) {
+  const unsigned b = blockIdx.x, pl = b / bpp, i = (b - pl * bpp) * kThreads + threadIdx.x;
   const int lz = 2 + (int)pl;
   if (a.quad) {
     const unsigned nq = (unsigned)(a.g.H2 / 4);
