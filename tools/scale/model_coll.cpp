@@ -57,10 +57,39 @@ std::string fmt2(double v) {
   return b;
 }
 
+/// Nodes of the job (blocks of ppn), the largest power of two not above that, and its log2.
+struct Nodes {
+  double k = 1, p2 = 1, log2p2 = 0;
+};
+Nodes nodesOf(const Config& c) {
+  Nodes d;
+  d.k = double((c.n_pes + c.ppn - 1) / std::max(c.ppn, 1L));
+  while (d.p2 * 2 <= d.k) d.p2 *= 2, d.log2p2 += 1;
+  return d;
+}
+
 void reduceRow(const Config& c, Result* r, Table* t) {
   const double n = double(c.n_pes), rem = remotePeers(c);
-  const coll::Algo a = coll::chooseAlgo(coll::Family::kReduce, 8);
+  const Nodes d = nodesOf(c);
+  const coll::Algo a = coll::chooseAlgo(coll::Family::kReduce, 8, d.k > 1);
   const std::string name = coll::algoName(a);
+  if (a == coll::Algo::kTree) {
+    // reduceTree: each non-leader sends its source to its leader and gets the result back; the leaders run
+    // recursive doubling over P2 of them (one message each per round), the K - P2 others fold in and get the result
+    // back; every message is acknowledged by a release.
+    const double fold = d.k > d.p2 ? 1 : 0, mates = std::min(double(c.ppn), n) - 1;
+    const double leader = 2 * (mates + d.log2p2 + fold), data = 2 * (n - d.k) + d.p2 * d.log2p2 + 2 * (d.k - d.p2);
+    t->rows.push_back({"8-byte reduce (tree): rounds between nodes", num(d.log2p2 + 2 * fold),
+                       "collectives/tree.cpp: leadersAllreduce", "one leader per node"});
+    t->rows.push_back({"8-byte reduce (tree): per leader, the most of any PE", num(leader / 2) + " data + " +
+                           num(leader / 2) + " acks (" + num(2 * (d.log2p2 + fold)) + " to other nodes)",
+                       "collectives/tree.cpp: reduceTree, leadersAllreduce; mailbox.cpp: send, release",
+                       "acks to other nodes are lazy signals (may ride on later messages)"});
+    t->rows.push_back({"8-byte reduce: whole job", num(2 * data), "the same, summed", ""});
+    r->values.emplace_back("reduce_msgs_per_pe", leader);
+    r->values.emplace_back("reduce_msgs_job", 2 * data);
+    return;
+  }
   if (a != coll::Algo::kMailbox) {
     t->rows.push_back({"8-byte reduce (" + name + ")", "not modeled", "collectives/select.cpp: chooseAlgo", ""});
     return;
@@ -77,7 +106,20 @@ void reduceRow(const Config& c, Result* r, Table* t) {
 
 void broadcastRow(const Config& c, Result* r, Table* t) {
   const double n = double(c.n_pes);
-  const coll::Algo a = coll::chooseAlgo(coll::Family::kBroadcast, 8);
+  const Nodes d = nodesOf(c);
+  const coll::Algo a = coll::chooseAlgo(coll::Family::kBroadcast, 8, d.k > 1);
+  if (a == coll::Algo::kTree) {
+    // broadcastTree: a binomial tree over the K leaders (the root sends ceil(log2 K)), then each leader to its node.
+    const double depth = d.log2p2 + (d.k > d.p2 ? 1 : 0), mates = std::min(double(c.ppn), n) - 1;
+    t->rows.push_back({"8-byte broadcast (tree): root sends, one after another", num(depth + mates) + " (" +
+                           num(depth) + " to other nodes)",
+                       "collectives/tree.cpp: broadcastTree", "binomial over one leader per node"});
+    t->rows.push_back({"8-byte broadcast: every other PE", "1 receive + 1 ack", "broadcastTree, mailbox::release",
+                       ""});
+    t->rows.push_back({"8-byte broadcast: whole job, 2(N-1)", num(2 * (n - 1)), "the same, summed", ""});
+    r->values.emplace_back("bcast_root_msgs", depth + mates);
+    return;
+  }
   if (a != coll::Algo::kMailbox) {
     t->rows.push_back({std::string("8-byte broadcast (") + coll::algoName(a) + ")", "not modeled",
                        "collectives/select.cpp: chooseMove", ""});
