@@ -125,6 +125,11 @@ void alltoallsBytes(const Group& g, void* dest, const void* source, std::ptrdiff
 // ---- node-aware trees (tree.cpp; algorithms and their contract there): every message is a mailbox message, so
 // they need mailbox::usable() and a block of at most mailbox::capacity() bytes.
 constexpr std::size_t kTreeMaxBytes = 8192;  ///< the largest mailbox message (runtime.hpp: mailboxPayload)
+/// Reduce: up to this many node leaders exchange their partials in one round (each posts to every other); more run
+/// recursive doubling.
+constexpr int kTreeFlatLeaders = 8;
+/// Broadcast: radix of the k-nomial tree over the node leaders (a leader serves up to kTreeRadix - 1 per level).
+constexpr int kTreeRadix = 8;
 /// acc[i] = op(acc[i], src[i]) for i < n, for one element type and operator.
 using CombineFn = void (*)(void* acc, const void* src, std::size_t n);
 /// True when the members of `g` live on more than one node (g_rt.node_of of their world PEs).

@@ -19,8 +19,9 @@
 // dest and stores it into each node member's dest with a notice (mailbox::sendData). A member's dest is written only
 // after its block reached the leader, so the member has entered the call.
 //
-// Broadcast: a binomial tree over the node leaders rooted at the root's node (ranks taken relative to it), larger
-// subtrees served first; each leader then posts the block to the other members of its node.
+// Broadcast: a k-nomial tree of radix kRadix over the node leaders rooted at the root's node (ranks taken relative
+// to it; up to kRadix nodes the root posts to every leader), larger subtrees served first; each leader then posts
+// the block to the other members of its node.
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -31,6 +32,9 @@
 namespace gshmem::coll {
 
 namespace {
+
+constexpr int kFlatLeaders = kTreeFlatLeaders;
+constexpr int kRadix = kTreeRadix;
 
 /// Where the members of one group live.
 struct Layout {
@@ -90,6 +94,22 @@ const char* take(const Group& g, int m) { return mailbox::receive(g.call, g.worl
 void done(const Group& g, int m) { mailbox::release(g.call, g.worldPe(m)); }
 void post(const Group& g, int m, const void* p, std::size_t bytes) {
   mailbox::send(g.call, g.worldPe(m), g.sig, p, bytes);
+}
+
+/// Up to kFlatLeaders leaders: each posts its partial to every other and combines all K in node order 0..K-1 (one
+/// round between nodes instead of log2 K; every leader combines the same bits in the same order). Returns the
+/// buffer holding the result.
+unsigned char* leadersAllreduceFlat(const Group& g, const Layout& l, unsigned char* acc, unsigned char* out,
+                                    std::size_t bytes, std::size_t nelems, CombineFn combine) {
+  const int K = l.nodes, i = l.node[g.me];
+  for (int d = 1; d < K; ++d) post(g, l.leader[(i + d) % K], acc, bytes);
+  for (int n = 0; n < K; ++n) {
+    const void* p = n == i ? static_cast<const void*>(acc) : take(g, l.leader[n]);
+    if (n == 0) std::memcpy(out, p, bytes);
+    else combine(out, p, nelems);
+    if (n != i) done(g, l.leader[n]);
+  }
+  return out;
 }
 
 /// Recursive doubling over the leaders; `acc` holds this leader's node partial, `spare` is a scratch buffer of
@@ -164,7 +184,9 @@ void reduceTree(const Group& g, void* dest, const void* source, std::size_t byte
     first = false;
     if (m != g.me) done(g, m);
   }
-  const unsigned char* result = l.nodes > 1 ? leadersAllreduce(g, l, buf0, buf1, bytes, nelems, combine) : buf0;
+  const unsigned char* result = buf0;
+  if (l.nodes > kFlatLeaders) result = leadersAllreduce(g, l, buf0, buf1, bytes, nelems, combine);
+  else if (l.nodes > 1) result = leadersAllreduceFlat(g, l, buf0, buf1, bytes, nelems, combine);
   forMates(l, k, g.me, [&](int m) { post(g, m, result, bytes); });
   std::memcpy(dest, result, bytes);
 }
@@ -187,16 +209,16 @@ void broadcastTree(const Group& g, void* dest, const void* source, std::size_t b
     return;
   }
   const int r = (k - root_node + K) % K;
-  int mask = 1;
-  while (mask < K && !(r & mask)) mask <<= 1;
-  if (g.me != root) {  // receive from the parent rank r - mask
-    const int parent = leaderOf(r - mask);
+  int span = 1;  // the place of r's lowest non-zero digit in base kRadix (the root: past K)
+  while (span < K && (r / span) % kRadix == 0) span *= kRadix;
+  if (g.me != root) {  // receive from the parent: r with that digit cleared
+    const int parent = leaderOf(r - (r / span) % kRadix * span);
     std::memcpy(dest, take(g, parent), bytes);
     done(g, parent);
     block = dest;
   }
-  for (mask >>= 1; mask > 0; mask >>= 1)
-    if (r + mask < K) post(g, leaderOf(r + mask), block, bytes);
+  for (int s = span / kRadix; s >= 1; s /= kRadix)  // larger subtrees first
+    for (int j = 1; j < kRadix && r + j * s < K; ++j) post(g, leaderOf(r + j * s), block, bytes);
   forMates(l, k, g.me, [&](int m) { post(g, m, block, bytes); });
   if (g.me == root && write_root && dest != source) std::memmove(dest, source, bytes);
 }
