@@ -88,9 +88,10 @@ DEF_RED(int16_t, int16, xor, F_BIT, C_XOR)
 DEF_RED(double _Complex, complexd, sum, F_CPX, C_SUM)
 DEF_RED(float _Complex, complexf, prod, F_CPXP, C_PROD)
 
-static void test_reductions(shmem_team_t team) {
+/* nsizes 5: every size; 3: the small ones (mailbox and tree) only */
+static void test_reductions(shmem_team_t team, int nsizes) {
   static const size_t sizes[] = {1, 37, 500, 3000, 20000};
-  for (int s = 0; s < 5; s++)
+  for (int s = 0; s < nsizes; s++)
     for (int inplace = 0; inplace < 2; inplace++) {
       size_t n = sizes[s];
       red_int_sum(team, n, inplace);
@@ -352,7 +353,7 @@ int main(void) {
   shmem_barrier_all();
 
   /* team-based on WORLD */
-  test_reductions(SHMEM_TEAM_WORLD);
+  test_reductions(SHMEM_TEAM_WORLD, 5);
   test_data_movement(SHMEM_TEAM_WORLD, 1);
   test_generic();
 
@@ -360,7 +361,7 @@ int main(void) {
   shmem_team_t even = SHMEM_TEAM_INVALID;
   shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, NULL, 0, &even);
   if (even != SHMEM_TEAM_INVALID) {
-    test_reductions(even);
+    test_reductions(even, 5);
     /* collect on a sub-team of more than one PE waits for per-team scratch from the core */
     test_data_movement(even, shmem_team_n_pes(even) == 1);
   }
@@ -374,7 +375,7 @@ int main(void) {
     shmem_team_t sub = SHMEM_TEAM_INVALID;
     shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, t ? 3 : 1, t ? (npes + 1) / 3 : npes - 1, NULL, 0, &sub);
     if (sub != SHMEM_TEAM_INVALID) {
-      test_reductions(sub);
+      test_reductions(sub, 3);
       test_bitwise(sub);
       test_data_movement(sub, shmem_team_n_pes(sub) == 1);
     }
