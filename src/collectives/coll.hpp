@@ -88,6 +88,7 @@ enum class Algo {
   kScatter,  ///< reduce: reduce-scatter, then allgather (three synchronizations)
   kPull,     ///< one round of mailbox notices, blocks read in place from the owners' sources (pull.cpp)
   kPush,     ///< blocks stored into the peers' dests, then a mailbox notice (pull.cpp); broadcast: active sets only
+  kTree,     ///< reduce, broadcast, fcollect: node-aware mailbox messages through node leaders (tree.cpp)
 };
 enum class Family { kBroadcast, kCollect, kAlltoall, kReduce };
 /// The algorithm for a call of `family` whose largest message is `bytes` (a forced mailbox that cannot carry it
@@ -98,6 +99,14 @@ Algo chooseAlgo(Family family, std::size_t bytes);
 /// A broadcast on a team never pushes (it pulls). With a member not mapped here kPull becomes kPush (fcollect,
 /// alltoall) or kSync (broadcast); without a usable mailbox both become kSync.
 Algo chooseMove(const Group& g, Family family, std::size_t bytes);
+/// chooseAlgo for reduce and broadcast over a group whose members span more than one node (`spans_nodes`) or not:
+/// auto takes kTree for a spanning group up to treeMax(); forced tree takes it whenever the block fits a message.
+Algo chooseAlgo(Family family, std::size_t bytes, bool spans_nodes);
+/// chooseAlgo for a reduction over `g`: auto takes kTree when the members span more than one node and the array
+/// fits treeMax(), else what chooseAlgo picks.
+Algo chooseReduce(const Group& g, std::size_t bytes);
+/// The largest block auto sends through the trees (GSHMEM_COLL_TREE_MAX, or the mailbox size).
+std::size_t treeMax();
 const char* algoName(Algo a);
 /// The choice table, one line per family, for the GSHMEM_INFO report (each line starts with `prefix`).
 std::string describeAlgos(const char* prefix);
@@ -112,6 +121,29 @@ void alltoallBytes(const Group& g, void* dest, const void* source, std::size_t b
 /// Strided all-to-all: `nelems` elements of `esize` bytes per peer; strides in elements.
 void alltoallsBytes(const Group& g, void* dest, const void* source, std::ptrdiff_t dst, std::ptrdiff_t sst,
                     std::size_t nelems, std::size_t esize);
+
+// ---- node-aware trees (tree.cpp; algorithms and their contract there): every message is a mailbox message, so
+// they need mailbox::usable() and a block of at most mailbox::capacity() bytes.
+constexpr std::size_t kTreeMaxBytes = 8192;  ///< the largest mailbox message (runtime.hpp: mailboxPayload)
+/// Reduce: up to this many node leaders exchange their partials in one round (each posts to every other); more run
+/// recursive doubling.
+constexpr int kTreeFlatLeaders = 8;
+/// Broadcast: radix of the k-nomial tree over the node leaders (a leader serves up to kTreeRadix - 1 per level).
+constexpr int kTreeRadix = 8;
+/// acc[i] = op(acc[i], src[i]) for i < n, for one element type and operator.
+using CombineFn = void (*)(void* acc, const void* src, std::size_t n);
+/// True when the members of `g` live on more than one node (g_rt.node_of of their world PEs).
+bool spansNodes(const Group& g);
+/// All-reduce of `bytes` (= `nelems` elements) through one leader per node and recursive doubling between the
+/// leaders; bitwise the same result on every member. dest may be source.
+void reduceTree(const Group& g, void* dest, const void* source, std::size_t bytes, std::size_t nelems,
+                CombineFn combine);
+/// The bytes of the largest node's blocks in an fcollect of `bytes` per member (one message of fcollectTree).
+std::size_t treeBundleBytes(const Group& g, std::size_t bytes);
+/// Each node's blocks gathered at its leader, exchanged between the leaders, stored by each leader into its node.
+void fcollectTree(const Group& g, void* dest, const void* source, std::size_t bytes);
+/// Binomial tree over the node leaders from the root's node, then each leader to its node.
+void broadcastTree(const Group& g, void* dest, const void* source, std::size_t bytes, int root, bool write_root);
 
 // ---- pull algorithms (pull.cpp; protocol and contract there)
 /// True when the pull algorithms can run over `g`: every member mapped here, mailbox usable.

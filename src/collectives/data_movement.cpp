@@ -1,5 +1,6 @@
 // Data-movement collectives: broadcast, collect, fcollect, alltoall, alltoalls (team-based and active-set).
-// Four kinds of algorithm, chosen per call by chooseMove (select.cpp):
+// Five kinds of algorithm, chosen per call by chooseMove (select.cpp):
+//   - tree (broadcast and fcollect over members on more than one node, small blocks): tree.cpp.
 //   - mailbox (one round): every block travels as one message into the receiver's mailbox (mailbox.hpp), whose
 //     flag sits with the data; the receiver copies it into its own dest. No member waits for another to enter the
 //     call, dest is written only by its owner, and no pSync word is touched, so back-to-back calls on one team or
@@ -110,6 +111,7 @@ void broadcastBytes(const Group& g, void* dest, const void* source, std::size_t 
   g.sig = sig::make(sig::kBroadcast, bytes / g.esize, g.esize);
   leadNextSync(g, root);
   const Algo algo = chooseMove(g, Family::kBroadcast, bytes);
+  if (algo == Algo::kTree) return broadcastTree(g, dest, source, bytes, root, write_root);
   if (algo == Algo::kMailbox) return broadcastMailbox(g, dest, source, bytes, root, write_root);
   if (algo == Algo::kPull) return broadcastPull(g, dest, source, bytes, root, write_root);
   if (algo == Algo::kPush) return broadcastPush(g, dest, source, bytes, root, write_root);
@@ -126,6 +128,7 @@ void fcollectBytes(const Group& g, void* dest, const void* source, std::size_t b
   if (bytes == 0) return;
   g.sig = sig::make(sig::kFcollect, bytes / g.esize, g.esize);
   const Algo algo = chooseMove(g, Family::kCollect, bytes);
+  if (algo == Algo::kTree) return fcollectTree(g, dest, source, bytes);
   if (algo == Algo::kMailbox) return exchangeMailbox(g, dest, source, bytes, 0);
   if (algo == Algo::kPull) return exchangePull(g, dest, source, bytes, 0);
   if (algo == Algo::kPush) return exchangePush(g, dest, source, bytes, 0);

@@ -1,8 +1,10 @@
 // Reductions over a Group: reduce<T, Op>, the algorithm behind shmem_TYPE_OP_reduce (teams) and
 // shmem_TYPE_OP_to_all (deprecated active sets); their C entry points are src/api/api_reduce.cpp.
 //
-// Three algorithms, chosen by chooseAlgo (select.cpp; every one gives every member bit-identical results: each
-// element is combined in member order 0, 1, ..., n-1 by exactly one code path):
+// Four algorithms, chosen by chooseReduce (select.cpp; every one gives every member bit-identical results: each
+// element is combined in member order 0, 1, ..., n-1 by exactly one code path, or for the tree in one order that
+// every member's result comes from):
+//   - tree (members on more than one node, the array fits a mailbox message): node-aware, tree.cpp.
 //   - mailbox (the array fits one mailbox message): every member posts its source to every other member's mailbox
 //     (mailbox.hpp) and reduces the n arrays locally into dest. One round, no synchronization: a member's source
 //     is read only by its owner, so it may return as soon as it has its peers' messages.
@@ -65,6 +67,11 @@ constexpr std::size_t kDirectMaxBytes = 4096;  // the largest direct reduction (
 template <typename T, typename Op>
 inline void combine(T* __restrict acc, const T* __restrict src, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) acc[i] = Op::apply(acc[i], src[i]);
+}
+
+template <typename T, typename Op>
+void combineErased(void* acc, const void* src, std::size_t n) {
+  combine<T, Op>(static_cast<T*>(acc), static_cast<const T*>(src), n);
 }
 
 /// Reduce elements [lo, hi) of every member's `source` into out[0 .. hi-lo). `out` may alias this PE's
@@ -134,7 +141,8 @@ void reduce(const Group& g, T* dest, const T* source, std::size_t nelems) {
     return;
   }
 
-  const Algo algo = chooseAlgo(Family::kReduce, bytes);
+  const Algo algo = chooseReduce(g, bytes);
+  if (algo == Algo::kTree) return reduceTree(g, dest, source, bytes, nelems, &combineErased<T, Op>);
   if (algo == Algo::kMailbox) return reduceMailbox<T, Op>(g, dest, source, nelems);
   if (algo == Algo::kDirect && bytes <= kDirectMaxBytes) {
     alignas(64) unsigned char temp_buf[kDirectMaxBytes];

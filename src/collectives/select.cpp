@@ -1,4 +1,5 @@
 // Algorithm choice of the collectives (contract in coll.hpp). GSHMEM_COLL_<FAMILY> forces one; auto takes the
+// node-aware trees (tree.cpp) for small reduce, broadcast and fcollect blocks of groups spanning nodes, else the
 // mailbox for small blocks, as it costs one round with the flag in the destination's memory, and past each family's
 // crossover the one-copy algorithms (pull.cpp): on teams pull (autoMailboxMax; push for fcollect and alltoall when
 // some member is remote, sync for broadcast), on active sets push (activeSetMailboxMax).
@@ -37,6 +38,7 @@ Algo fromName(const std::string& s) {
   if (s == "scatter") return Algo::kScatter;
   if (s == "pull") return Algo::kPull;
   if (s == "push") return Algo::kPush;
+  if (s == "tree") return Algo::kTree;
   return Algo::kSync;
 }
 
@@ -71,14 +73,52 @@ Algo chooseAlgo(Family family, std::size_t bytes) {
   const bool fits = mailbox::usable() && bytes <= mailbox::capacity();
   if (want == "auto") return fits && bytes <= autoMailboxMax(family) ? Algo::kMailbox : fallback(family, bytes);
   const Algo a = fromName(want);
+  if (a == Algo::kTree) return fits ? a : fallback(family, bytes);  // tree: reduce and broadcast only
   if ((a == Algo::kPull || a == Algo::kPush) && !mailbox::usable()) return Algo::kSync;
   return a == Algo::kMailbox && !fits ? fallback(family, bytes) : a;
 }
 
+namespace {
+
+/// Whether auto may take the trees at all. Each hop of a tree waits for its receiver to run; with more PEs than
+/// cores that wait is a scheduler turn, and the flat mailbox (one hop, every message sent at once) finishes first
+/// at the PE counts such a machine holds, so auto keeps it there.
+bool treeAuto() { return !g_rt.oversubscribed; }
+
+}  // namespace
+
+std::size_t treeMax() {
+  const std::size_t cap = std::min(mailbox::capacity(), kTreeMaxBytes);
+  return params().COLL_TREE_MAX ? std::min<std::size_t>(params().COLL_TREE_MAX, cap) : cap;
+}
+
+Algo chooseAlgo(Family family, std::size_t bytes, bool spans_nodes) {
+  const bool tree_family = family == Family::kReduce || family == Family::kBroadcast;
+  if (tree_family && mailbox::usable() && bytes <= std::min(mailbox::capacity(), kTreeMaxBytes)) {
+    const std::string& want = forced(family);
+    if (want == "tree" || (want == "auto" && spans_nodes && treeAuto() && bytes <= treeMax())) return Algo::kTree;
+  }
+  return chooseAlgo(family, bytes);
+}
+
+Algo chooseReduce(const Group& g, std::size_t bytes) {
+  return chooseAlgo(Family::kReduce, bytes, spansNodes(g));
+}
+
 Algo chooseMove(const Group& g, Family family, std::size_t bytes) {
+  if (family == Family::kBroadcast && chooseAlgo(family, bytes, spansNodes(g)) == Algo::kTree) return Algo::kTree;
+  if (family == Family::kCollect && mailbox::usable()) {  // fcollect: the largest node's blocks in one message
+    const std::string& want = forced(family);
+    if (want == "tree" || (want == "auto" && treeAuto() && spansNodes(g))) {
+      const std::size_t bundle = treeBundleBytes(g, bytes);
+      if (bundle <= std::min(mailbox::capacity(), kTreeMaxBytes) && (want == "tree" || bundle <= treeMax()))
+        return Algo::kTree;
+    }
+  }
   if (g.team == nullptr && family != Family::kReduce && forced(family) == "auto" && mailbox::usable())
     return bytes <= activeSetMailboxMax(family) && bytes <= mailbox::capacity() ? Algo::kMailbox : Algo::kPush;
   Algo a = chooseAlgo(family, bytes);
+  if (a == Algo::kTree && family == Family::kCollect) a = fallback(family, bytes);  // forced, does not fit
   if (a != Algo::kPull && a != Algo::kPush) return a;
   if (a == Algo::kPush && family == Family::kBroadcast && g.team) a = Algo::kPull;
   if (a == Algo::kPull && !pullUsable(g)) a = family == Family::kBroadcast ? Algo::kSync : Algo::kPush;
@@ -93,6 +133,7 @@ const char* algoName(Algo a) {
     case Algo::kScatter: return "scatter";
     case Algo::kPull: return "pull";
     case Algo::kPush: return "push";
+    case Algo::kTree: return "tree";
   }
   return "?";
 }
@@ -110,6 +151,14 @@ std::string describeAlgos(const char* prefix) {
     out += line;
     for (std::size_t b : kSizes) {
       snprintf(line, sizeof line, " %zu B %s%s", b, algoName(chooseAlgo(fam, b)), b == kSizes[5] ? "\n" : ",");
+      out += line;
+    }
+    if (fam != Family::kAlltoall && forced(fam) == "auto" && mailbox::usable()) {
+      if (treeAuto())
+        snprintf(line, sizeof line, "%s  groups spanning nodes: tree up to %zu B%s (GSHMEM_COLL_TREE_MAX)\n",
+                 prefix, treeMax(), fam == Family::kCollect ? " per node (fcollect)" : "");
+      else
+        snprintf(line, sizeof line, "%s  groups spanning nodes: no tree (more PEs than cores)\n", prefix);
       out += line;
     }
     if (fam != Family::kReduce && forced(fam) == "auto" && mailbox::usable()) {

@@ -1,10 +1,13 @@
 #!/bin/bash
-# Run an MPI/OpenSHMEM program on two "hosts" made on this machine: two network namespaces joined by a veth pair.
+# Run an MPI/OpenSHMEM program on "hosts" made on this machine: network namespaces with their own hostnames, two
+# joined by a veth pair, or more (--hosts) each joined to a bridge in a namespace of its own.
 #
 #   run_multihost.sh [options] -- <program> [args...]
 #
 # Options:
-#   --np N              PEs (default 2); they are split evenly, PEs 0..N/2-1 on host h0 and the rest on h1
+#   --np N              PEs (default 2); they are split evenly over the hosts in rank order: PEs 0..N/H-1 on host
+#                       h0, the next N/H on h1, and so on
+#   --hosts H           hosts (default 2, at most 8)
 #   --mpirun PATH       the Open MPI launcher (default: mpirun)
 #   --env K=V           set K=V for every PE (repeatable); UCX_TLS=tcp,self and UCX_NET_DEVICES=<veth> are preset
 #   --timeout S         give up on the job after S seconds (default 170): fail. Seconds in which the machine stood
@@ -12,7 +15,7 @@
 #                       count; the job is killed for good after 3 x S seconds of wall time whatever happened
 #   --expect REGEX      the job's output (stdout+stderr) must match REGEX (grep -E; repeatable)
 #   --expect-fail       the job must end with a non-zero status (fault tests)
-#   --link-down-on M    when the output shows the marker M, bring the veth link down (fault test)
+#   --link-down-on M    when the output shows the marker M, bring every host's link down (fault test)
 #   --within S          with --link-down-on, or a job expected to fail: the --expect lines must all appear
 #                       within S seconds of the fault (the marker); then everything left is killed
 #   --expect-end        with --link-down-on: the launcher must exit by itself within --within seconds of the fault
@@ -20,13 +23,14 @@
 #   --check-dev-shm     after the job, fail if a gshmem shared-memory segment was left in /dev/shm
 #   --quiet-output      print the job's output only on failure
 #   --keep-up CMD       (benchmarks) run CMD inside h0 instead of a program: $MH_MPIRUN_ARGS holds the launcher
-#                       arguments that place ranks on the two hosts
+#                       arguments that place ranks on the hosts; $MH_NS0, $MH_NS1, ... name their namespaces
 #
 # Exit status: 0 pass, 1 fail, 77 skipped (not root, no `ip`, or namespaces cannot be made: the reason is printed).
 # The namespaces, the veth pair and every process left in them are removed on exit, pass or fail.
 set -u
 
 np=2
+hosts=2
 mpirun=mpirun
 timeout_s=170
 within=0
@@ -42,6 +46,7 @@ expects=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --np) np=$2; shift 2 ;;
+    --hosts) hosts=$2; shift 2 ;;
     --mpirun) mpirun=$2; shift 2 ;;
     --env) envs+=("$2"); shift 2 ;;
     --timeout) timeout_s=$2; shift 2 ;;
@@ -57,6 +62,10 @@ while [ $# -gt 0 ]; do
     *) echo "run_multihost: unknown option $1" >&2; exit 2 ;;
   esac
 done
+if ! [[ "$hosts" =~ ^[2-8]$ ]]; then
+  echo "run_multihost: --hosts must be 2 to 8, got '$hosts'" >&2
+  exit 2
+fi
 if [ -z "$keep_cmd" ] && [ $# -eq 0 ]; then
   echo "run_multihost: no program given" >&2
   exit 2
@@ -71,8 +80,10 @@ command -v ip > /dev/null || skip "the 'ip' command (iproute2) is not installed"
 command -v "$mpirun" > /dev/null || skip "launcher '$mpirun' not found"
 
 id=$$
-ns0="gsh${id}h0"
-ns1="gsh${id}h1"
+nss=()
+for ((h = 0; h < hosts; ++h)); do nss+=("gsh${id}h$h"); done
+ns0=${nss[0]}
+nsbr="gsh${id}br"  # the bridge's namespace (more than two hosts)
 veth="gsv${id}"
 veth=${veth:0:15}
 work=$(mktemp -d /tmp/gshmem-multihost.XXXXXX)
@@ -80,7 +91,7 @@ made_ns=0
 
 cleanup() {
   local rc=$?
-  for ns in "$ns0" "$ns1"; do
+  for ns in "${nss[@]}" "$nsbr"; do
     if ip netns list 2> /dev/null | grep -qw "$ns"; then
       local pids
       pids=$(ip netns pids "$ns" 2> /dev/null)
@@ -88,7 +99,7 @@ cleanup() {
     fi
   done
   sleep 0.2
-  for ns in "$ns0" "$ns1"; do
+  for ns in "${nss[@]}" "$nsbr"; do
     ip netns del "$ns" 2> /dev/null
   done
   rm -rf "$work"
@@ -97,22 +108,40 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-ip netns add "$ns0" 2> "$work/err" || skip "cannot create a network namespace: $(cat "$work/err")"
-ip netns add "$ns1" 2> "$work/err" || skip "cannot create a network namespace: $(cat "$work/err")"
+for ns in "${nss[@]}"; do
+  ip netns add "$ns" 2> "$work/err" || skip "cannot create a network namespace: $(cat "$work/err")"
+done
 made_ns=1
-if ! ip link add "$veth" netns "$ns0" type veth peer name "$veth" netns "$ns1" 2> "$work/err"; then
-  skip "cannot create a veth pair: $(cat "$work/err")"
+if [ "$hosts" = 2 ]; then
+  if ! ip link add "$veth" netns "${nss[0]}" type veth peer name "$veth" netns "${nss[1]}" 2> "$work/err"; then
+    skip "cannot create a veth pair: $(cat "$work/err")"
+  fi
+else
+  # One veth pair per host: "$veth" inside the host, "v<h>" inside the bridge's namespace, joined to bridge br0.
+  ip netns add "$nsbr" 2> "$work/err" || skip "cannot create a network namespace: $(cat "$work/err")"
+  ip -n "$nsbr" link add br0 type bridge 2> "$work/err" || skip "cannot create a bridge: $(cat "$work/err")"
+  ip -n "$nsbr" link set br0 up
+  for ((h = 0; h < hosts; ++h)); do
+    if ! ip link add "$veth" netns "${nss[h]}" type veth peer name "v$h" netns "$nsbr" 2> "$work/err"; then
+      skip "cannot create a veth pair: $(cat "$work/err")"
+    fi
+    ip -n "$nsbr" link set "v$h" master br0
+    ip -n "$nsbr" link set "v$h" up
+  done
 fi
-ip -n "$ns0" addr add 10.200.0.1/24 dev "$veth"
-ip -n "$ns1" addr add 10.200.0.2/24 dev "$veth"
-for ns in "$ns0" "$ns1"; do
+for ((h = 0; h < hosts; ++h)); do
+  ns=${nss[h]}
+  ip -n "$ns" addr add 10.200.0.$((h + 1))/24 dev "$veth"
   ip -n "$ns" link set lo up
   ip -n "$ns" link set "$veth" up
 done
-# Wait for carrier on both ends: UCX ignores an interface whose operational state is not up.
+# Wait for carrier everywhere: UCX ignores an interface whose operational state is not up.
 for _ in $(seq 50); do
-  [ "$(ip netns exec "$ns0" cat /sys/class/net/$veth/operstate)" = up ] &&
-    [ "$(ip netns exec "$ns1" cat /sys/class/net/$veth/operstate)" = up ] && break
+  down=0
+  for ns in "${nss[@]}"; do
+    [ "$(ip netns exec "$ns" cat /sys/class/net/$veth/operstate)" = up ] || down=1
+  done
+  [ "$down" = 0 ] && break
   sleep 0.1
 done
 
@@ -124,15 +153,15 @@ while [ \$# -gt 0 ]; do
 done
 host=\$1; shift
 case "\$host" in
-  h0) ns=$ns0 ;;
-  h1) ns=$ns1 ;;
+  h[0-7]) ns=gsh${id}\$host ;;
   *) echo "multihost agent: unknown host \$host" >&2; exit 1 ;;
 esac
 exec ip netns exec "\$ns" unshare --uts /bin/sh -c "hostname \$host; \$*"
 EOF
 chmod +x "$work/agent"
-per=$(( (np + 1) / 2 ))
-printf 'h0 slots=%d\nh1 slots=%d\n' "$per" "$per" > "$work/hosts"
+per=$(( (np + hosts - 1) / hosts ))
+: > "$work/hosts"
+for ((h = 0; h < hosts; ++h)); do printf 'h%d slots=%d\n' "$h" "$per" >> "$work/hosts"; done
 
 export UCX_TLS=${UCX_TLS:-tcp,self}
 export UCX_NET_DEVICES=$veth
@@ -147,7 +176,8 @@ launcher=("$mpirun" --allow-run-as-root --oversubscribe --bind-to none --mca plm
 
 if [ -n "$keep_cmd" ]; then
   export MH_MPIRUN_ARGS="${launcher[*]:1}"
-  export MH_VETH=$veth MH_NS0=$ns0 MH_NS1=$ns1
+  export MH_VETH=$veth MH_HOSTS=$hosts
+  for ((h = 0; h < hosts; ++h)); do export "MH_NS$h=${nss[h]}"; done
   ip netns exec "$ns0" unshare --uts /bin/bash -c "hostname h0; $keep_cmd"
   exit $?
 fi
@@ -170,7 +200,7 @@ launch() {
 }
 kill_all() {
   local ns pids
-  for ns in "$ns0" "$ns1"; do
+  for ns in "${nss[@]}"; do
     pids=$(ip netns pids "$ns" 2> /dev/null)
     [ -n "$pids" ] && kill -9 $pids 2> /dev/null
   done
@@ -226,8 +256,7 @@ while kill -0 "$job" 2> /dev/null; do
     continue
   fi
   if [ -n "$marker" ] && [ -z "$fault_at" ] && grep -qF -- "$marker" "$work/out"; then
-    ip -n "$ns0" link set "$veth" down
-    ip -n "$ns1" link set "$veth" down
+    for ns in "${nss[@]}"; do ip -n "$ns" link set "$veth" down; done
     fault_at=$(date +%s.%N)
     stalled_at_fault=$stalled
     echo "run_multihost: marker seen: link $veth down at +$(echo "$fault_at - $start" | bc) s"
@@ -303,5 +332,5 @@ if [ ${#fail[@]} -gt 0 ]; then
   for f in "${fail[@]}"; do echo "run_multihost: FAILED: $f"; done
   exit 1
 fi
-echo "run_multihost: PASSED (np $np on 2 hosts, $elapsed s)"
+echo "run_multihost: PASSED (np $np on $hosts hosts, $elapsed s)"
 exit 0

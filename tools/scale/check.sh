@@ -36,11 +36,15 @@ expect beat_drop_fraction "($cap < $remote) ? 1 - $cap / $remote : 0"
 # max(2^20 / 2N, 256) = 256, slots of 320 B: N x 64 + 2N x 320; team boards 8 x N x 32; + 128; rounded to 4096.
 expect mailbox_payload 256
 expect control_bytes "int((139520 + $N * 520 + $N * 64 + 2 * $N * 320 + 8 * $N * 32 + 128 + 4095) / 4096) * 4096"
-# Collectives: mailbox reduce, N-1 sends and N-1 acks per PE; dissemination barrier, log2(4096) = 12 rounds;
+# Collectives: tree reduce over K = N/32 = 128 leaders: a leader takes 31 messages from its node, sends and takes
+# log2(128) = 7 in recursive doubling, sends 31 results, each message acknowledged; the job sends 2(N-K) on the
+# nodes and K x 7 between them, each acknowledged. Tree broadcast (radix 8 over 128 leaders): the root sends to
+# leader 64, then 8, 16, ..., 56, then 1..7 (15 in all), and to its 31 node-mates.
+# Dissemination barrier, log2(4096) = 12 rounds;
 # split: 2 AMOs per member (mask, triplet), a probe per remote-node peer, two barriers; split_2d: 64 rows + 64 columns.
-expect reduce_msgs_per_pe "2 * ($N - 1)"
-expect reduce_msgs_job "2 * $N * ($N - 1)"
-expect bcast_root_msgs "$N - 1"
+expect reduce_msgs_per_pe "2 * (31 + 7)"
+expect reduce_msgs_job "2 * (2 * ($N - 128) + 128 * 7)"
+expect bcast_root_msgs "15 + 31"
 expect barrier_msgs_per_pe 12
 expect split_amos_per_pe "2 * $N"
 expect split_msgs_per_pe "2 * $N + $remote + 2 * 12"

@@ -98,7 +98,7 @@ void memoryUcx(const Config& c, const Env& e, Builder& b, double* total) {
   const double batch = remotePeers(c) * ucxt::kBatchBytes;
   b.row("UCX batch buffers, once a batched message went to every remote-node PE", bytesText(batch),
         "ucx_am.cpp: batch allocated at the first batched put/signal to a peer; ucx_internal.hpp: kBatchBytes",
-        "one 8-byte reduce or fcollect over the world is enough; single-threaded worker");
+        "one 8-byte alltoall over the world is enough (a flat reduce or fcollect too); single-threaded worker");
   b.val("ucx_peer_bytes", peers);
   b.val("ucx_batch_bytes", batch);
   *total += peers + eps + batch;

@@ -55,10 +55,43 @@ std::string fmt2(double v) {
   return b;
 }
 
+/// Nodes of the job (blocks of ppn), the largest power of two not above that, and its log2.
+struct Nodes {
+  double k = 1, p2 = 1, log2p2 = 0;
+};
+Nodes nodesOf(const Config& c) {
+  Nodes d;
+  d.k = double((c.n_pes + c.ppn - 1) / std::max(c.ppn, 1L));
+  while (d.p2 * 2 <= d.k) d.p2 *= 2, d.log2p2 += 1;
+  return d;
+}
+
 void reduceRow(const Config& c, Result* r, Table* t) {
   const double n = double(c.n_pes), rem = remotePeers(c);
-  const coll::Algo a = coll::chooseAlgo(coll::Family::kReduce, 8);
+  const Nodes d = nodesOf(c);
+  const coll::Algo a = coll::chooseAlgo(coll::Family::kReduce, 8, d.k > 1);
   const std::string name = coll::algoName(a);
+  if (a == coll::Algo::kTree) {
+    // reduceTree: each non-leader sends its source to its leader and gets the result back. Up to kTreeFlatLeaders
+    // leaders each send their partial to every other (one round); more run recursive doubling over P2 of them (one
+    // message each per round), the K - P2 others folding in and getting the result back. Every message is
+    // acknowledged by a release.
+    const bool flat = d.k <= coll::kTreeFlatLeaders;
+    const double fold = !flat && d.k > d.p2 ? 1 : 0, mates = std::min(double(c.ppn), n) - 1;
+    const double between = flat ? d.k - 1 : d.log2p2 + fold;  // a leader's messages to other nodes
+    const double leader = 2 * (mates + between);
+    const double data = 2 * (n - d.k) + (flat ? d.k * (d.k - 1) : d.p2 * d.log2p2 + 2 * (d.k - d.p2));
+    t->rows.push_back({"8-byte reduce (tree): rounds between nodes", num(flat ? 1 : d.log2p2 + 2 * fold),
+                       "collectives/tree.cpp: leadersAllreduceFlat, leadersAllreduce", "one leader per node"});
+    t->rows.push_back({"8-byte reduce (tree): per leader, the most of any PE", num(leader / 2) + " data + " +
+                           num(leader / 2) + " acks (" + num(2 * between) + " to other nodes)",
+                       "collectives/tree.cpp: reduceTree; mailbox.cpp: send, release",
+                       "acks to other nodes are lazy signals (may ride on later messages)"});
+    t->rows.push_back({"8-byte reduce: whole job", num(2 * data), "the same, summed", ""});
+    r->values.emplace_back("reduce_msgs_per_pe", leader);
+    r->values.emplace_back("reduce_msgs_job", 2 * data);
+    return;
+  }
   if (a != coll::Algo::kMailbox) {
     t->rows.push_back({"8-byte reduce (" + name + ")", "not modeled", "collectives/select.cpp: chooseAlgo", ""});
     return;
@@ -75,7 +108,26 @@ void reduceRow(const Config& c, Result* r, Table* t) {
 
 void broadcastRow(const Config& c, Result* r, Table* t) {
   const double n = double(c.n_pes);
-  const coll::Algo a = coll::chooseAlgo(coll::Family::kBroadcast, 8);
+  const Nodes d = nodesOf(c);
+  const coll::Algo a = coll::chooseAlgo(coll::Family::kBroadcast, 8, d.k > 1);
+  if (a == coll::Algo::kTree) {
+    // broadcastTree: a k-nomial tree of radix kTreeRadix over the K leaders, then each leader to its node; the
+    // root serves up to kTreeRadix - 1 leaders per level.
+    const long k = long(d.k), radix = coll::kTreeRadix;
+    long span = 1, remote = 0;
+    while (span < k) span *= radix;
+    for (long s = span / radix; s >= 1; s /= radix)
+      for (long j = 1; j < radix && j * s < k; ++j) ++remote;
+    const double mates = std::min(double(c.ppn), n) - 1;
+    t->rows.push_back({"8-byte broadcast (tree): root sends, one after another", num(remote + mates) + " (" +
+                           num(double(remote)) + " to other nodes)",
+                       "collectives/tree.cpp: broadcastTree", "k-nomial over one leader per node"});
+    t->rows.push_back({"8-byte broadcast: every other PE", "1 receive + 1 ack", "broadcastTree, mailbox::release",
+                       ""});
+    t->rows.push_back({"8-byte broadcast: whole job, 2(N-1)", num(2 * (n - 1)), "the same, summed", ""});
+    r->values.emplace_back("bcast_root_msgs", remote + mates);
+    return;
+  }
   if (a != coll::Algo::kMailbox) {
     t->rows.push_back({std::string("8-byte broadcast (") + coll::algoName(a) + ")", "not modeled",
                        "collectives/select.cpp: chooseMove", ""});

@@ -2,8 +2,8 @@
  * Run with 2 and 4 PEs: mpirun -np 2 ./coll_selftest; mpirun -np 4 ./coll_selftest. Prints "coll_selftest: OK"
  * on PE 0 and exits 0 when every PE passed; otherwise prints the first failures and exits 1.
  * Covers: team broadcast/collect/fcollect/alltoall/alltoalls (typed and mem) on WORLD and on a strided sub-team;
- * reductions of every operator on several types, small (direct) and large (reduce-scatter) sizes, in place and
- * not, complex sum/prod, the C11 generic names; the deprecated active-set forms on full and strided sets with
+ * teams not starting at PE 0; reductions of every operator on several types, small (mailbox, tree) and large
+ * (reduce-scatter) sizes, in place and not, the same bits of an order-sensitive double sum on every member, complex sum/prod, the C11 generic names; the deprecated active-set forms on full and strided sets with
  * static and heap pSync arrays reused across many consecutive calls, and pSync restored afterwards. */
 #include <complex.h>
 #include <stdio.h>
@@ -88,9 +88,10 @@ DEF_RED(int16_t, int16, xor, F_BIT, C_XOR)
 DEF_RED(double _Complex, complexd, sum, F_CPX, C_SUM)
 DEF_RED(float _Complex, complexf, prod, F_CPXP, C_PROD)
 
-static void test_reductions(shmem_team_t team) {
-  static const size_t sizes[] = {1, 37, 3000, 20000};
-  for (int s = 0; s < 4; s++)
+/* nsizes 5: every size; 3: the small ones (mailbox and tree) only */
+static void test_reductions(shmem_team_t team, int nsizes) {
+  static const size_t sizes[] = {1, 37, 500, 3000, 20000};
+  for (int s = 0; s < nsizes; s++)
     for (int inplace = 0; inplace < 2; inplace++) {
       size_t n = sizes[s];
       red_int_sum(team, n, inplace);
@@ -113,6 +114,19 @@ static void test_reductions(shmem_team_t team) {
       red_complexd_sum(team, n, inplace);
       red_complexf_prod(team, n, inplace);
     }
+}
+
+/* Floating-point sums whose value depends on the order of the additions: every member must get the same bits
+ * (the reduction order is the library's, but one order for all). Compared with member 0's result, broadcast. */
+static void test_bitwise(shmem_team_t team) {
+  int tn = shmem_team_n_pes(team), ti = shmem_team_my_pe(team);
+  for (size_t n = 1; n <= 700; n += 233) {
+    double *src = (double *)bufA, *dst = (double *)bufB, *ref = (double *)bufC;
+    for (size_t i = 0; i < n; i++) src[i] = (ti % 3 == 0 ? 1e16 : 0.7) * (ti % 2 ? -1.0 : 1.0) + 0.1 * (double)(i + ti);
+    CHECK(shmem_double_sum_reduce(team, dst, src, n) == 0, "double_sum_reduce rc");
+    CHECK(shmem_double_broadcast(team, ref, dst, n, tn - 1) == 0, "double_broadcast rc");
+    if (ti != tn - 1) CHECK(memcmp(ref, dst, n * sizeof(double)) == 0, "double_sum_reduce n %zu: bits differ", n);
+  }
 }
 
 /* ------------------------------------------------------------------------------------- data movement */
@@ -339,7 +353,7 @@ int main(void) {
   shmem_barrier_all();
 
   /* team-based on WORLD */
-  test_reductions(SHMEM_TEAM_WORLD);
+  test_reductions(SHMEM_TEAM_WORLD, 5);
   test_data_movement(SHMEM_TEAM_WORLD, 1);
   test_generic();
 
@@ -347,12 +361,27 @@ int main(void) {
   shmem_team_t even = SHMEM_TEAM_INVALID;
   shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, NULL, 0, &even);
   if (even != SHMEM_TEAM_INVALID) {
-    test_reductions(even);
+    test_reductions(even, 5);
     /* collect on a sub-team of more than one PE waits for per-team scratch from the core */
     test_data_movement(even, shmem_team_n_pes(even) == 1);
   }
   shmem_barrier_all();
   if (even != SHMEM_TEAM_INVALID) shmem_team_destroy(even);
+
+  /* teams not starting at PE 0: every PE but 0, and PEs 1, 4, 7, ... (with several nodes: nodes of different
+   * sizes, and node counts that are not powers of two) */
+  test_bitwise(SHMEM_TEAM_WORLD);
+  for (int t = 0; t < 2 && npes >= 3; t++) {
+    shmem_team_t sub = SHMEM_TEAM_INVALID;
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, t ? 3 : 1, t ? (npes + 1) / 3 : npes - 1, NULL, 0, &sub);
+    if (sub != SHMEM_TEAM_INVALID) {
+      test_reductions(sub, 3);
+      test_bitwise(sub);
+      test_data_movement(sub, shmem_team_n_pes(sub) == 1);
+    }
+    shmem_barrier_all();
+    if (sub != SHMEM_TEAM_INVALID) shmem_team_destroy(sub);
+  }
 
   /* deprecated active sets: the whole world, with the static pSync */
   test_active_set(0, 0, npes, psync_bar, psync_red[1]);
