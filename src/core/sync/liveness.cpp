@@ -73,7 +73,7 @@ struct Watchdog {
 
   void run();
   void sample(Watched* w, uint64_t step);
-  std::vector<int> silent(bool skip_finalized) const;
+  std::vector<int> silent(uint64_t bound, bool skip_finalized) const;
   void initCheck();
   void watchCheck(uint64_t now);
 };
@@ -87,11 +87,15 @@ bool g_atexit_registered = false;
 std::atomic<const char*> g_wait_call{nullptr};
 std::atomic<uint64_t> g_wait_ns{0};
 constexpr uint64_t kCallFreshNs = 1000000000ull;  ///< far longer than kPollStride polls of a wait take
+/// A PE in no polling wait (computing, or blocked in a transport's own bounded wait, which names the peer itself)
+/// gives the silence this much longer before the thread reports it under the name "watchdog".
+constexpr uint64_t kAnonymousGraceNs = 2000000000ull;
 
+/// The call this PE is blocked in, nullptr when no wait has polled lately.
 const char* blockedCall(uint64_t now) {
   const uint64_t t = g_wait_ns.load(std::memory_order_acquire);
   const char* call = g_wait_call.load(std::memory_order_relaxed);
-  return call && t != 0 && t + kCallFreshNs > now ? call : "watchdog";
+  return call && t != 0 && t + kCallFreshNs > now ? call : nullptr;
 }
 
 /// The count PE w watches now; false when it has none yet (a ring successor not heard from, or unwatched).
@@ -121,11 +125,11 @@ void Watchdog::sample(Watched* w, uint64_t step) {
   }
 }
 
-/// The watched PEs silent for the timeout (under mu), those that finalized left out when `skip_finalized`.
-std::vector<int> Watchdog::silent(bool skip_finalized) const {
+/// The watched PEs silent for `bound` ns (under mu), those that finalized left out when `skip_finalized`.
+std::vector<int> Watchdog::silent(uint64_t bound, bool skip_finalized) const {
   std::vector<int> out;
   for (const Watched& w : watched)
-    if (w.silent_ns >= timeout_ns && !(skip_finalized && finalizedPe(w))) out.push_back(w.pe);
+    if (w.silent_ns >= bound && !(skip_finalized && finalizedPe(w))) out.push_back(w.pe);
   return out;
 }
 
@@ -263,7 +267,7 @@ InitTimer g_timer;
 /// On the watchdog thread during init: no waitFor polls there, so the thread itself ends the job for a silent PE.
 void Watchdog::initCheck() {
   const char* ph = phase.load(std::memory_order_acquire);
-  std::vector<int> quiet = silent(false);
+  std::vector<int> quiet = silent(timeout_ns, false);
   if (quiet.empty() || !ph) return;
   exitSoon();
   mu.unlock();  // stop(), from the exit path, takes it
@@ -271,17 +275,19 @@ void Watchdog::initCheck() {
 }
 
 /// On the watchdog thread once init is over: this PE may wait on a PE it does not watch, whose watchers may be
-/// computing, so whoever watches a silent PE ends the job, naming the call it is blocked in if any. A PE that
-/// finalized is left out: its partners are in finalize too.
+/// computing, so whoever watches a silent PE ends the job, naming the call it is blocked in; when it is in no
+/// polling wait, after kAnonymousGraceNs more, as "watchdog". A PE that finalized is left out: its partners are in
+/// finalize too.
 void Watchdog::watchCheck(uint64_t now) {
   bool any = false;
   for (const Watched& w : watched) any = any || w.silent_ns >= timeout_ns;
   if (!any) return;
-  std::vector<int> quiet = silent(true);
+  const char* call = blockedCall(now);
+  std::vector<int> quiet = silent(call ? timeout_ns : timeout_ns + kAnonymousGraceNs, true);
   if (quiet.empty()) return;
   exitSoon();
   mu.unlock();  // stop(), from the exit path, takes it
-  reportSilent(blockedCall(now), quiet);
+  reportSilent(call ? call : "watchdog", quiet);
 }
 
 }  // namespace
@@ -431,7 +437,7 @@ void poll(const char* call, WaitWatch* w) {
   {
     std::unique_lock<std::mutex> lk(d->mu, std::try_to_lock);  // the thread holds it for a tick: scan next time
     if (!lk.owns_lock()) return;
-    quiet = d->silent(false);
+    quiet = d->silent(d->timeout_ns, false);
     for (const Watched& x : d->watched) quietest = x.silent_ns > quietest ? x.silent_ns : quietest;
   }
   if (!quiet.empty()) reportSilent(call, quiet);

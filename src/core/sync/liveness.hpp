@@ -4,12 +4,12 @@
 // its two ring successors, (me+1) % N and (me+2) % N, over UDP when they are on other nodes (liveness_net.hpp).
 // What a PE watches and sends is bounded by the PEs per node, never by N. When a watched PE's heartbeat has stood
 // still for GSHMEM_TIMEOUT seconds of the watchdog thread's own running time, the job ends with one line naming
-// this PE, the call it is blocked in (or "watchdog" when it is in none), and the silent PE(s): the thread reports
-// by itself, since a PE may wait on one it does not watch, and a blocking wait (waitFor, which calls poll() every
-// kPollStride polls) reports too, from half the timeout on; whichever comes first. The detector watches liveness,
-// not the awaited value: a PE that computes for an hour keeps beating (its watchdog thread runs) and is never
-// reported; a stopped (SIGSTOP, debugger), exited or killed process stops beating, and so does an unreachable
-// node. A PE that has called shmem_finalize is never reported by the thread (finalize is collective).
+// this PE, the call it is blocked in (or, 2 s later, "watchdog" when it is in none), and the silent PE(s): the
+// thread reports by itself, since a PE may wait on one it does not watch, and a blocking wait (waitFor, which
+// calls poll() every kPollStride polls) reports too, from half the timeout on; whichever comes first. The detector
+// watches liveness, not the awaited value: a PE that computes for an hour keeps beating (its watchdog thread runs)
+// and is never reported; a stopped (SIGSTOP, debugger), exited or killed process stops beating, and so does an
+// unreachable node. A PE that has called shmem_finalize is never reported by the thread (finalize is collective).
 // GSHMEM_TIMEOUT=0 disables it.
 #pragma once
 #include <cstddef>
