@@ -348,13 +348,9 @@ void attach(const std::vector<char*>& heaps, std::size_t heap_bytes) {
     next.push_back(w);
   }
   std::lock_guard<std::mutex> lk(d->mu);
-  for (const Watched& old : d->watched) {
-    if (old.pe < static_cast<int>(heaps.size()) && heaps[old.pe]) {
-      d->net.unwatch(old.pe);  // mapped: watched through its line from now on
-      continue;
-    }
-    next.push_back(old);  // keeps its silence
-  }
+  for (const Watched& w : next) d->net.unwatch(w.pe);  // no beats with a mapped ring neighbour, either way
+  for (const Watched& old : d->watched)
+    if (old.pe >= static_cast<int>(heaps.size()) || !heaps[old.pe]) next.push_back(old);  // keeps its silence
   for (Watched& w : next)
     if (w.line) w.last = w.line->count.load(std::memory_order_acquire);
   d->watched.swap(next);
