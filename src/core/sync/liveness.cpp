@@ -349,8 +349,14 @@ void attach(const std::vector<char*>& heaps, std::size_t heap_bytes) {
   }
   std::lock_guard<std::mutex> lk(d->mu);
   for (const Watched& w : next) d->net.unwatch(w.pe);  // no beats with a mapped ring neighbour, either way
-  for (const Watched& old : d->watched)
-    if (old.pe >= static_cast<int>(heaps.size()) || !heaps[old.pe]) next.push_back(old);  // keeps its silence
+  for (const Watched& old : d->watched) {
+    if (old.pe >= static_cast<int>(heaps.size()) || !heaps[old.pe]) {
+      next.push_back(old);  // keeps its silence
+      continue;
+    }
+    for (Watched& w : next)  // a ring successor now read through its line keeps the silence it had accrued
+      if (w.pe == old.pe) w.silent_ns = old.silent_ns;
+  }
   for (Watched& w : next)
     if (w.line) w.last = w.line->count.load(std::memory_order_acquire);
   d->watched.swap(next);
