@@ -73,8 +73,10 @@ void memoryRuntime(const Config& c, Builder& b, double* total) {
   b.row("Peer table and per-peer runtime vectors", bytesText(peer_rt),
         "runtime.hpp: Runtime::peer_table, node_of, peer_via, peer_path (sizeof each element x N)",
         "peer_via names fit std::string's inline buffer");
-  const double live = double(n) * liveness::bytesPerPeer();
-  b.row("Liveness per-peer state", bytesText(live), "sync/liveness.cpp: liveness::bytesPerPeer x N");
+  const double live = double(liveness::watchdogBytes(static_cast<int>(std::min<long>(c.ppn, c.n_pes))));
+  b.row("Liveness watchdog state", bytesText(live),
+        "sync/liveness.cpp: liveness::watchdogBytes(PEs per node)",
+        "per PE of the node and 2 ring successors; nothing per PE of the job after init");
   const double mbox = double(n) * coll::mailbox::bytesPerPeer();
   b.row("Mailbox sequence counters", bytesText(mbox), "collectives/mailbox.cpp: mailbox::bytesPerPeer x N");
   b.val("control_bytes", ctrl);
@@ -153,31 +155,51 @@ void fdTable(const Config& c, const Env& e, Result* r) {
   b.done();
 }
 
+/// Ring edges of the PEs of node 0 (block placement) that cross to another node: `most` the largest number of
+/// remote successors one PE has, the return value their sum over the node (each edge: one datagram per period).
+double ringRemoteEdges(const Config& c, double* most) {
+  const int n = static_cast<int>(c.n_pes), ppn = static_cast<int>(std::min<long>(c.ppn, c.n_pes));
+  double sum = 0;
+  *most = 0;
+  for (int pe = 0; pe < ppn; ++pe) {
+    int succ[liveness::kRingPeers];
+    const int k = liveness::ringPeers(pe, n, +1, succ);
+    double remote = 0;
+    for (int i = 0; i < k; ++i) remote += succ[i] / ppn != 0 ? 1 : 0;
+    sum += remote;
+    *most = std::max(*most, remote);
+  }
+  return sum;
+}
+
 void livenessTable(const Config& c, const Env& e, Result* r) {
   Builder b{r, {"Liveness heartbeats (UDP)", {}}};
   const double period_s = double(liveness::heartbeatPeriodNs(e.timeout_s)) / 1e9;
-  const double peers = remotePeers(c), ppn = double(c.ppn);
-  const double tx = peers * e.beat_addrs / period_s, rx = tx;
+  double peers = 0;
+  const double edges = ringRemoteEdges(c, &peers);
+  // Predecessors mirror successors: the PE with the most remote predecessors has as many as the most successors.
+  const double tx = peers * e.beat_addrs / period_s, rx = tx, node = edges * e.beat_addrs / period_s;
+  const double arrivals = peers * e.beat_addrs;
   const double cap = std::floor(double(e.rmem_default) / double(e.skb_charge));
-  const double drop = peers > cap ? 1.0 - cap / peers : 0.0;
+  const double drop = arrivals > cap ? 1.0 - cap / arrivals : 0.0;
   b.row("Heartbeat period", fmt("%.0f ms", period_s * 1e3),
         "liveness.hpp: heartbeatPeriodNs(GSHMEM_TIMEOUT = " + std::to_string(e.timeout_s) + " s)");
-  b.row("Peers watched over UDP", countText(peers),
-        "liveness.cpp: begin/attach (every PE whose heap is not mapped here: other nodes)");
-  b.row("Datagrams sent per PE per second", countText(tx),
-        "liveness_net.cpp: NetBeats::send (one per remote peer and advertised address, every tick)",
-        std::to_string(e.beat_addrs) + " address(es) per PE");
-  b.row("Datagrams received per PE per second", countText(rx), "the peers' NetBeats::send, to each of this PE's "
-        "sockets");
-  b.row("Datagrams per node per second (each way)", countText(tx * ppn), "x PEs per node");
-  b.row("Heartbeat bits per node per second (each way)", countText(tx * ppn * 8 * (24.0 + e.wire_overhead)),
+  b.row("Peers watched over UDP, most per PE", countText(peers),
+        "liveness_net.cpp: ringPeers (its ring successors me+1, me+2 that are on another node)", "any N");
+  b.row("Datagrams sent per PE per second, most", countText(tx),
+        "liveness_net.cpp: NetBeats::send (one per ring predecessor on another node and advertised address, every "
+        "tick)", std::to_string(e.beat_addrs) + " address(es) per PE");
+  b.row("Datagrams received per PE per second, most", countText(rx), "its ring successors' NetBeats::send", "");
+  b.row("Datagrams per node per second (each way)", countText(node),
+        "ring edges that leave the node: " + countText(edges) + " per node", "block placement");
+  b.row("Heartbeat bits per node per second (each way)", countText(node * 8 * (24.0 + e.wire_overhead)),
         "liveness_net.hpp: kBeatDatagramBytes = " + std::to_string(liveness::kBeatDatagramBytes),
         "+" + std::to_string(e.wire_overhead) + " B UDP/IPv4/Ethernet framing per datagram");
   b.row("Receive buffer, in datagrams", countText(cap),
         std::string("rmem_default ") + countText(double(e.rmem_default)) + " B" +
-            (e.rmem_read ? " (/proc/sys/net/core/rmem_default)" : " (given)"),
+            (e.rmem_read ? " (/proc/sys/net/core/rmem_default)" : " (given)") + "; GSHMEM_LIVENESS_RCVBUF sets it",
         "**assumed** " + std::to_string(e.skb_charge) + " B charged per datagram (skb truesize; 768 to 2304)");
-  b.row("Datagrams arriving per socket between drains", countText(peers),
+  b.row("Datagrams arriving per socket between drains, most", countText(arrivals),
         "liveness.cpp: Watchdog::run (drains once per tick, then sleeps a period)");
   b.row("**Fraction of heartbeats dropped**", fmt("%.1f %%", drop * 100),
         "max(0, 1 - buffer / arrivals per period)", "arrivals spread over the period; no drain between ticks");
@@ -185,7 +207,7 @@ void livenessTable(const Config& c, const Env& e, Result* r) {
   b.val("beat_peers", peers);
   b.val("beat_tx_per_pe_s", tx);
   b.val("beat_rx_per_pe_s", rx);
-  b.val("beat_tx_per_node_s", tx * ppn);
+  b.val("beat_tx_per_node_s", node);
   b.val("rcvbuf_dgrams", cap);
   b.val("beat_drop_fraction", drop);
   b.done();

@@ -238,8 +238,10 @@ Table limits(long ppn, const Env& e) {
                         countText(double(e.fd_limit - e.base_fds)) + ")",
                     "the fd table's total; rendezvous.cpp: Root", "the fd table's assumptions"});
   const long cap = static_cast<long>(std::floor(double(e.rmem_default) / double(e.skb_charge)));
-  t.rows.push_back({"Heartbeats start to drop", "N = " + countText(double(cap + ppn + 1)),
-                    "liveness table: buffer < arrivals per period", "the liveness table's assumptions"});
+  t.rows.push_back({"Heartbeats start to drop", cap >= 2L * e.beat_addrs ? std::string("never: at most ") +
+                        std::to_string(2 * e.beat_addrs) + " arrive per period, any N" : std::string("any N"),
+                    "liveness table: buffer < arrivals per period (ring: 2 successors)",
+                    "the liveness table's assumptions"});
   t.rows.push_back({"Contexts per PE", countText(double(kCtxPerSlab) * kMaxCtxSlabs) + " live, any N",
                     "core/team/team_internal.hpp: kCtxPerSlab x kMaxCtxSlabs", ""});
   t.rows.push_back({"Dissemination rounds", "none below 2^" + std::to_string(kMaxRounds) + " PEs",

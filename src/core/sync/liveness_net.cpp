@@ -42,8 +42,8 @@ static_assert(sizeof(Card) == 64, "Card is exchanged as raw bytes");
 
 struct Beat {  // one datagram
   uint32_t from, to;
-  uint64_t count;
-  uint64_t mac;  ///< NetBeats::mac(secret, from, to, count)
+  uint64_t count;  ///< the count word: beatWord(count, state)
+  uint64_t mac;    ///< NetBeats::mac(secret, from, to, count word)
 };
 static_assert(sizeof(Beat) == kBeatDatagramBytes, "Beat is sent as raw bytes");
 
@@ -118,8 +118,18 @@ bool procStat(int pid, char* state, uint64_t* start_time) {
   return true;
 }
 
-uint64_t NetBeats::mac(const uint64_t key[2], uint32_t from, uint32_t to, uint64_t count) {
-  const uint64_t m[2] = {uint64_t(from) << 32 | to, count};
+int ringPeers(int me, int n, int step, int out[kRingPeers]) {
+  int k = 0;
+  for (int d = 1; d <= kRingPeers && n > 1; ++d) {
+    const int pe = ((me + step * d) % n + n) % n;
+    if (pe == me || (k > 0 && out[k - 1] == pe)) continue;
+    out[k++] = pe;
+  }
+  return k;
+}
+
+uint64_t NetBeats::mac(const uint64_t key[2], uint32_t from, uint32_t to, uint64_t word) {
+  const uint64_t m[2] = {uint64_t(from) << 32 | to, word};
   return sipHash(key, m, 2);
 }
 
@@ -128,7 +138,7 @@ NetBeats::~NetBeats() {
 }
 
 /// One socket per address of this host (loopback when it has no other), all on the port the first one got.
-void NetBeats::openSockets(uint16_t* port, uint32_t* ip, uint16_t* naddr) {
+void NetBeats::openSockets(uint16_t* port, uint32_t* ip, uint16_t* naddr, long rcvbuf) {
   uint32_t addrs[kMaxAddrs];
   int n = hostAddrs(addrs);
   if (n == 0) addrs[n++] = htonl(INADDR_LOOPBACK);
@@ -141,6 +151,10 @@ void NetBeats::openSockets(uint16_t* port, uint32_t* ip, uint16_t* naddr) {
     sa.sin_addr.s_addr = addrs[i];
     sa.sin_port = *port;
     socklen_t len = sizeof sa;
+    const int buf = static_cast<int>(rcvbuf);
+    if (fd >= 0 && rcvbuf > 0 && setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof buf) != 0)
+      GSHMEM_LOG_WARN(INIT, "GSHMEM_LIVENESS_RCVBUF=%ld not applied to a heartbeat socket (%s)", rcvbuf,
+                      strerror(errno));
     if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0 ||
         getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len) != 0) {
       GSHMEM_LOG_WARN(INIT, "no UDP socket for heartbeats on one address (%s): peers use the others",
@@ -157,10 +171,9 @@ void NetBeats::openSockets(uint16_t* port, uint32_t* ip, uint16_t* naddr) {
                     "the wait watchdog");
 }
 
-Status NetBeats::setup(Bootstrap& bs, const std::vector<bool>& remote) {
+Status NetBeats::setup(Bootstrap& bs, bool on, long rcvbuf) {
   me_ = bs.rank();
-  bool any = false;
-  for (bool r : remote) any = any || r;
+  const int n = bs.size();
   Card mine{};
   mine.share[0] = random64();
   mine.share[1] = random64();
@@ -169,99 +182,124 @@ Status NetBeats::setup(Bootstrap& bs, const std::vector<bool>& remote) {
   mine.pid_ns = pidNamespace("/proc/self/ns/pid");
   char st;
   if (!procStat(getpid(), &st, &mine.start_time)) mine.pid_ns = 0;
-  if (any) openSockets(&mine.port, mine.ip, &mine.naddr);
-  std::vector<Card> cards(bs.size());
+  if (on && n > 1) openSockets(&mine.port, mine.ip, &mine.naddr, rcvbuf);
+  // Init-time only: every PE's card (the job secret needs every share); only the ring neighbours' are kept.
+  std::vector<Card> cards(n);
   GSHMEM_CHECK(bs.allGather(&mine, cards.data(), sizeof mine));
-  peers_.assign(bs.size(), Peer{});
-  procs_.assign(bs.size(), Proc{});
-  for (int pe = 0; pe < bs.size(); ++pe) {
+  for (int pe = 0; pe < n; ++pe) {
     key_[0] ^= cards[pe].share[0];
     key_[1] ^= cards[pe].share[1];
-    procs_[pe] = Proc{cards[pe].boot, cards[pe].pid_ns, cards[pe].start_time, cards[pe].pid};
+    if (pe != me_ && mine.boot != 0 && cards[pe].boot == mine.boot)
+      local_.emplace_back(pe, Proc{cards[pe].boot, cards[pe].pid_ns, cards[pe].start_time, cards[pe].pid});
   }
-  if (fds_.empty()) return Status::Ok;
-  for (int pe = 0; pe < bs.size(); ++pe) {
-    if (!remote[pe] || pe == me_ || cards[pe].port == 0) continue;
-    peers_[pe].port = cards[pe].port;
-    peers_[pe].ip.assign(cards[pe].ip, cards[pe].ip + std::min<int>(cards[pe].naddr, kMaxAddrs));
-  }
+  auto fill = [&](Peer* p, int pe) {
+    const Card& c = cards[pe];
+    p->pe = pe;
+    p->proc = Proc{c.boot, c.pid_ns, c.start_time, c.pid};
+    if (fds_.empty() || c.port == 0) return;  // this PE or that one takes no part: no beats between them
+    p->port = c.port;
+    p->naddr = static_cast<uint16_t>(std::min<int>(c.naddr, kMaxAddrs));
+    std::copy(c.ip, c.ip + p->naddr, p->ip);
+  };
+  int ring[kRingPeers];
+  nsucc_ = ringPeers(me_, n, +1, ring);
+  for (int i = 0; i < nsucc_; ++i) fill(&succ_[i], ring[i]);
+  npred_ = ringPeers(me_, n, -1, ring);
+  for (int i = 0; i < npred_; ++i) fill(&pred_[i], ring[i]);
   return Status::Ok;
 }
 
-std::size_t NetBeats::bytesPerPeer() { return sizeof(Peer) + kMaxAddrs * sizeof(uint32_t) + sizeof(Proc); }
+const NetBeats::Peer* NetBeats::find(int pe) const {
+  for (int i = 0; i < nsucc_; ++i)
+    if (succ_[i].pe == pe) return &succ_[i];
+  return nullptr;
+}
 
-void NetBeats::unwatch(int pe) { peers_[pe] = Peer{}; }
+NetBeats::Proc NetBeats::proc(int pe) const {
+  for (int i = 0; i < nsucc_; ++i)
+    if (succ_[i].pe == pe) return succ_[i].proc;
+  for (int i = 0; i < npred_; ++i)
+    if (pred_[i].pe == pe) return pred_[i].proc;
+  auto it = std::lower_bound(local_.begin(), local_.end(), pe,
+                             [](const std::pair<int, Proc>& e, int k) { return e.first < k; });
+  return it != local_.end() && it->first == pe ? it->second : Proc{};
+}
 
-Status NetBeats::greet(Bootstrap& bs, uint64_t count, std::vector<uint64_t>* counts, std::vector<bool>* seen) {
-  counts->assign(peers_.size(), 0);
-  seen->assign(peers_.size(), false);
-  send(count);
+void NetBeats::unwatch(int pe) {
+  for (int i = 0; i < nsucc_; ++i)
+    if (succ_[i].pe == pe) succ_[i].port = 0;
+  for (int i = 0; i < npred_; ++i)
+    if (pred_[i].pe == pe) pred_[i].port = 0;
+}
+
+Status NetBeats::greet(Bootstrap& bs, uint64_t word) {
+  send(word);
   GSHMEM_CHECK(bs.barrier());  // every first beat is on its way
   if (fds_.empty()) return Status::Ok;
   auto heardAll = [&] {
-    for (std::size_t pe = 0; pe < peers_.size(); ++pe)
-      if (peers_[pe].port != 0 && !(*seen)[pe]) return false;
+    for (int i = 0; i < nsucc_; ++i)
+      if (succ_[i].port != 0 && !succ_[i].seen) return false;
     return true;
   };
   auto nowMs = [] { return static_cast<long>(monotonicNs() / 1000000); };
   const timespec tick{0, 1000000};
   const long start = nowMs();
   for (long last_send = start, now = start; now - start < kGreetWaitMs; now = nowMs()) {
-    receive(counts, seen);
+    receive();
     if (heardAll()) return Status::Ok;
     if (now - last_send >= kGreetResendMs) {
-      send(count);
+      send(word);
       last_send = now;
     }
     nanosleep(&tick, nullptr);
   }
-  receive(counts, seen);
+  receive();
   if (heardAll()) return Status::Ok;
   std::string who;
-  for (std::size_t pe = 0; pe < peers_.size(); ++pe) {
-    if (peers_[pe].port == 0 || (*seen)[pe]) continue;
-    if (who.size() > 64) {
-      who += " ...";
-      break;
-    }
-    who += (who.empty() ? "" : ", ") + std::to_string(pe);
-  }
+  for (int i = 0; i < nsucc_; ++i)
+    if (succ_[i].port != 0 && !succ_[i].seen) who += (who.empty() ? "" : ", ") + std::to_string(succ_[i].pe);
   GSHMEM_LOG_WARN(INIT, "no UDP heartbeat arrived from PE(s) %s within %ld ms (a firewall between the nodes?): the "
                   "wait watchdog does not watch them; a stopped PE there is found only by the UCX timeouts",
                   who.c_str(), kGreetWaitMs);
   return Status::Ok;
 }
 
-void NetBeats::send(uint64_t count) {
+void NetBeats::send(uint64_t word, int times) {
   if (fds_.empty()) return;
-  for (std::size_t pe = 0; pe < peers_.size(); ++pe) {
-    const Peer& p = peers_[pe];
+  for (int i = 0; i < npred_; ++i) {
+    const Peer& p = pred_[i];
     if (p.port == 0) continue;
-    const Beat b{static_cast<uint32_t>(me_), static_cast<uint32_t>(pe), count,
-                 mac(key_, static_cast<uint32_t>(me_), static_cast<uint32_t>(pe), count)};
-    for (uint32_t ip : p.ip) {
-      sockaddr_in sa{};
-      sa.sin_family = AF_INET;
-      sa.sin_port = p.port;
-      sa.sin_addr.s_addr = ip;
-      (void)sendto(fds_[0], &b, sizeof b, MSG_DONTWAIT | MSG_NOSIGNAL, reinterpret_cast<sockaddr*>(&sa), sizeof sa);
-    }
+    const uint32_t from = static_cast<uint32_t>(me_), to = static_cast<uint32_t>(p.pe);
+    const Beat b{from, to, word, mac(key_, from, to, word)};
+    for (int k = 0; k < times; ++k)
+      for (int a = 0; a < p.naddr; ++a) {
+        sockaddr_in sa{};
+        sa.sin_family = AF_INET;
+        sa.sin_port = p.port;
+        sa.sin_addr.s_addr = p.ip[a];
+        if (sendto(fds_[0], &b, sizeof b, MSG_DONTWAIT | MSG_NOSIGNAL, reinterpret_cast<sockaddr*>(&sa),
+                   sizeof sa) == static_cast<ssize_t>(sizeof b))
+          ++sent_;
+      }
   }
 }
 
-void NetBeats::receive(std::vector<uint64_t>* counts, std::vector<bool>* seen) {
+void NetBeats::receive() {
   Beat b;
   for (int fd : fds_) {
     for (;;) {
       ssize_t n = recv(fd, &b, sizeof b, MSG_DONTWAIT);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) break;
-      if (n != sizeof b || b.from >= peers_.size() || peers_[b.from].port == 0 ||
-          b.to != static_cast<uint32_t>(me_) || b.mac != mac(key_, b.from, b.to, b.count))
+      Peer* p = nullptr;
+      for (int i = 0; i < nsucc_ && !p; ++i)
+        if (succ_[i].port != 0 && b.from == static_cast<uint32_t>(succ_[i].pe)) p = &succ_[i];
+      if (n != sizeof b || !p || b.to != static_cast<uint32_t>(me_) || b.mac != mac(key_, b.from, b.to, b.count))
         continue;
-      // Datagrams may be reordered (or replayed): keep the largest count.
-      if (!(*seen)[b.from] || b.count > (*counts)[b.from]) (*counts)[b.from] = b.count;
-      (*seen)[b.from] = true;
+      ++received_;
+      // Datagrams may be reordered (or replayed): keep the largest word.
+      if (!p->seen || b.count > p->word) p->word = b.count;
+      p->seen = true;
     }
   }
 }
