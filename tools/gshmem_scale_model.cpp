@@ -60,7 +60,7 @@ void printInputs(const Env& e) {
   using gshmem::scale::bytesText;
   std::printf("Inputs: GSHMEM_TIMEOUT = %ld s; rmem_default = %llu B (%s); fd soft limit %ld; %d heartbeat "
               "address(es) per PE. Assumed: %zu B of receive buffer per datagram, %zu B of framing per datagram, "
-              "%s per UCP endpoint, %s per remote key, %ld other descriptors, %.0f ns per word or peer read by quiet.\n\n",
+              "%s per UCP endpoint, %s per remote key, %ld other descriptors, %.0f ns per peer visited by quiet.\n\n",
               e.timeout_s, static_cast<unsigned long long>(e.rmem_default),
               e.rmem_read ? "read from /proc/sys/net/core/rmem_default" : "given", e.fd_limit,
               e.beat_addrs, e.skb_charge, e.wire_overhead, bytesText(double(e.ep_bytes)).c_str(),

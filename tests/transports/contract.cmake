@@ -9,9 +9,6 @@
 add_executable(transport_contract transports/test_contract.cpp transports/contract_harness.cpp)
 target_include_directories(transport_contract PRIVATE ${PROJECT_SOURCE_DIR}/tests)
 target_link_libraries(transport_contract PRIVATE gshmem_internal GTest::gtest MPI::MPI_CXX Threads::Threads)
-if(GSHMEM_HAVE_UCX)  # ucx's outstanding-peer set: quiet visits only the busy peers (test_ucx_outstanding.cpp)
-  target_sources(transport_contract PRIVATE transports/test_ucx_outstanding.cpp)
-endif()
 
 # The transports are kContractTransports in test_contract.cpp (the one line a new transport adds): each runs at 2
 # and 4 PEs, self (which reaches only its own PE) at 2.
@@ -63,14 +60,6 @@ foreach(_row IN LISTS _contract_rows)
                          SKIP_REGULAR_EXPRESSION "${GSHMEM_TEST_SKIP_REGEX}")
   endforeach()
 endforeach()
-
-if(GSHMEM_HAVE_UCX)
-  gshmem_mpiexec_command(_cmd 4 $<TARGET_FILE:transport_contract> --gtest_filter=UcxOutstanding.*)
-  add_test(NAME transport_contract.ucx_outstanding.np4 COMMAND ${_cmd})
-  set_tests_properties(transport_contract.ucx_outstanding.np4 PROPERTIES TIMEOUT 90 PROCESSORS 4
-                       LABELS "mpi;transport;ucx;np4" ENVIRONMENT "GSHMEM_TEST_WATCHDOG_S=80"
-                       SKIP_REGULAR_EXPRESSION "${GSHMEM_TEST_SKIP_REGEX}")
-endif()
 
 if(GSHMEM_HAVE_UCX)
   set(_mh ${CMAKE_CURRENT_SOURCE_DIR}/multihost/run_multihost.sh)

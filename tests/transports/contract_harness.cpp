@@ -77,14 +77,13 @@ MemfdRegion::~MemfdRegion() {
   close(region.fd);
 }
 
-Status Link::open(const std::string& name, int thread_level) {
+Status Link::open(const std::string& name) {
   const TransportEntry* e = nullptr;
   for (int i = 0; i < kNumTransports; ++i)
     if (name == kTransports[i].name) e = &kTransports[i];
   if (e == nullptr) return Status::InvalidArgument;
   TransportConfig cfg;
   cfg.timeout_s = 30;
-  cfg.thread_level = thread_level;
   // The core's defaults for what changes a transport's data path; ctest runs ucx once more with each set otherwise.
   if (const char* amo = getenv("GSHMEM_UCX_AMO")) cfg.amo = amo;
   cfg.aggregate = 2048;  // GSHMEM_UCX_AGGREGATE's default: puts up to 2 KiB batched (ucx)

@@ -59,10 +59,9 @@ enum class SignalKind { Set, Add, Lazy };
 /// One registry transport connected over the job. Every method that says "collective" is called by every PE.
 class Link {
  public:
-  /// Collective: creates the transport named `name` from the registry and connects regions {heap, data}, for a
-  /// program at SHMEM_THREAD_* level `thread_level` (3: several threads call the data path at once).
+  /// Collective: creates the transport named `name` from the registry and connects regions {heap, data}.
   /// Unsupported when this build does not have it (its create returns nullptr), on every PE alike.
-  Status open(const std::string& name, int thread_level = 0);
+  Status open(const std::string& name);
   /// Collective: disconnects (nothing when open() did not connect).
   void close();
   Transport& transport() { return *t_; }

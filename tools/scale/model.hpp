@@ -34,7 +34,7 @@ struct Env {
   std::size_t rkey_bytes = 128;         ///< bytes of one unpacked remote key (assumed)
   long base_fds = 16;                   ///< descriptors a PE holds besides its sockets: stdio, UCX, MPI (assumed)
   long fd_limit = 1024;                 ///< RLIMIT_NOFILE soft limit (read at run time)
-  double peer_visit_ns = 100;           ///< one cache miss: a word of quiet's outstanding set, or a peer entry (assumed)
+  double peer_visit_ns = 100;           ///< one cache-missing visit of a peer entry in quiet's loop (assumed)
 };
 
 /// One line of a table: what, how much, where in the code it comes from, and what it assumes ("" when nothing).

@@ -17,6 +17,9 @@
 #include "gshmem/device/impl/handle__types.cuh"
 #include "gshmem/device/team_ids.h"
 #include "scale/model.hpp"
+#if GSHMEM_SCALE_MODEL_UCX
+#include "transports/ucx/ucx_internal.hpp"
+#endif
 
 namespace gshmem::scale {
 
@@ -176,6 +179,12 @@ void barrierSplitRows(const Config& c, Result* r, Table* t) {
   r->values.emplace_back("split2d_splits", rows + x);
 }
 
+#if GSHMEM_SCALE_MODEL_UCX
+constexpr double kPeerBytes = double(sizeof(ucxt::Peer));
+#else
+constexpr double kPeerBytes = 0;
+#endif
+
 }  // namespace
 
 void collectivesTable(const Config& c, const Env&, Result* r) {
@@ -190,22 +199,20 @@ void quietTable(const Config& c, const Env& e, Result* r) {
   Table t{"quiet and fence", {}};
   const double n = double(c.n_pes);
   const bool spans = c.n_pes > c.ppn;
-  // The outstanding-peer set: a bit per peer, a summary bit per 64 of those; an idle scan reads the summary words.
-  const double words = spans ? std::ceil(n / 4096.0) : 0;
-  const char* set_src = "transports/ucx/ucx_outstanding.hpp: OutstandingSet::forEach (a summary bit per 64 peers)";
-  t.rows.push_back({"Peers visited per shmem_quiet", "those with operations posted since their last flush (0 when idle)",
-                    "transports/ucx/ucx_am.cpp: quietByProbe (forEachOutstanding)",
+  const double loop = spans ? n - 1 : 0;
+  t.rows.push_back({"Peers looped over per shmem_quiet", num(loop),
+                    "transports/ucx/ucx_am.cpp: quietByProbe (for pe : remote_, every PE but this one)",
                     spans ? "job spans nodes (a remote transport exists)" : "one node: no remote transport"});
-  t.rows.push_back({"Summary words an idle quiet reads", num(words), set_src, ""});
-  t.rows.push_back({"Time of a quiet with nothing outstanding", fmt2(words * e.peer_visit_ns / 1e3) + " us",
-                    "the summary words above", "**assumed** " + fmt2(e.peer_visit_ns) + " ns per word (a cache miss)"});
+  t.rows.push_back({"Peer table bytes that loop walks", bytesText(loop * kPeerBytes),
+                    "x sizeof(ucxt::Peer): one cache line read per peer", ""});
+  t.rows.push_back({"Time of a quiet with nothing outstanding", fmt2(loop * e.peer_visit_ns / 1e3) + " us",
+                    "the loop above", "**assumed** " + fmt2(e.peer_visit_ns) + " ns per peer (a cache miss)"});
   t.rows.push_back({"Probes (round trips) per quiet", "one per peer written since the last quiet",
-                    "quietByProbe -> probePeer: a get after a worker fence", ""});
-  t.rows.push_back({"Peers visited per shmem_fence", "the outstanding ones, up to the first with work",
+                    "quietByProbe: a get after a worker fence", ""});
+  t.rows.push_back({"Peers looped over per shmem_fence", "up to " + num(loop) + " (stops at the first with work)",
                     "transports/ucx/ucx_transport.cpp: UcxTransport::fence", ""});
   t.rows.push_back({"Quiets per shmem_barrier_all", "1", "core/sync/sync.cpp: barrierAll", ""});
-  r->values.emplace_back("quiet_peers", 0);
-  r->values.emplace_back("quiet_words", words);
+  r->values.emplace_back("quiet_peers", loop);
   r->tables.push_back(std::move(t));
 }
 

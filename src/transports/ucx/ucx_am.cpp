@@ -151,7 +151,7 @@ Status UcxTransport::sendBatch(int pe, bool want_ack) {
   memcpy(p.batch.get(), &h, sizeof h);
   ucp_request_param_t prm = eagerParams();
   void* r = ucp_am_send_nbx(p.ep, kAmBatch, nullptr, 0, p.batch.get(), p.batch_len, &prm);
-  if (has_puts) markPosted(pe);
+  if (has_puts) markPosted(p);
   Status s = waitRequest(r, pe, "put");  // the batch buffer is reused next: wait for UCX to have sent it
   p.batch_len = 0;
   p.batch_puts = false;
@@ -178,64 +178,41 @@ Status UcxTransport::waitAck(int pe, uint64_t seq) {
 // only UCP RMA outstanding (always the case without batching) gets a fenced 8-byte get (UcxTransport::quiet says
 // why it proves completion), which measured cheaper than an empty acknowledged batch (put 4 KiB + quiet between
 // namespace hosts: 17.7 vs 24.3 us; the target sends the acknowledgement from inside its active-message callback).
-Status UcxTransport::probePeer(int pe, Completions& c, bool* fenced, bool* fallback) {
-  Peer& p = peer(pe);
-  // Read before the probe is posted: an operation another thread posts after it is not covered by it.
-  const uint64_t target = p.posted.load();
-  const bool rma = target != p.done.load();
-  if (!rma && !p.batch_puts) {  // nothing to complete: a batch of signals waits for the next message
-    if (p.batch_len == 0) settle(pe, target);  // a stale mark
-    return Status::Ok;
-  }
-  if (rma && !*fenced) {
-    GSHMEM_UCS_CHECK(ucp_worker_fence(worker_));  // the probe is applied after the RMA posted before it
-    *fenced = true;
-  }
-  if (p.batch_len != 0) {
-    GSHMEM_CHECK(sendBatch(pe, true));
-    // Batches exist only on a single-threaded worker: every operation counted now (the batch itself included) was
-    // sent before the probe, or is RMA fenced before it.
-    completionAdd(c, pe, nullptr, p.probe_seq, p.posted.load(), "quiet");
-    return Status::Ok;
-  }
-  ucp_request_param_t prm{};
-  void* r = ucp_get_nbx(p.ep, &c.sink[c.n], sizeof(uint64_t), p.base[0], p.rkey[0], &prm);
-  if (UCS_PTR_IS_ERR(r)) *fallback = true;
-  else if (r == nullptr) settle(pe, target);
-  else completionAdd(c, pe, r, 0, target, "quiet");
-  return Status::Ok;
-}
-
-// quiet: one message and one reply per busy peer, visiting only the outstanding peers and, with batching, the peers
-// holding a batch. A peer with a batch gets it with "acknowledge" set; a peer with only UCP RMA outstanding (always
-// the case without batching) gets a fenced 8-byte get (UcxTransport::quiet says why it proves completion), which
-// measured cheaper than an empty acknowledged batch (the target sends the acknowledgement from inside its
-// active-message callback).
 Status UcxTransport::quietByProbe() {
   Completions c;
-  bool fenced = false, fallback = false;
-  Status s = Status::Ok;
-  uint64_t visits = 0;
-  forEachOutstanding([&](int pe) {
-    ++visits;
-    s = probePeer(pe, c, &fenced, &fallback);
-    return s == Status::Ok;
-  });
-  if (batching() && s == Status::Ok) {  // without batching dirty_ is always empty (and threads may share quiet)
-    std::size_t kept = 0;  // peers whose batch of signals was left for their next message
-    for (std::size_t i = 0; i < dirty_.size() && s == Status::Ok; ++i) {
-      const int pe = dirty_[i];
-      if (peer(pe).batch_len == 0) continue;  // sent above (an outstanding peer) or earlier
-      ++visits;
-      s = probePeer(pe, c, &fenced, &fallback);
-      if (peer(pe).batch_len != 0) dirty_[kept++] = pe;
+  bool fenced = false;
+  for (int pe : remote_) {
+    Peer& p = peer(pe);
+    // Read before the probe is posted: an operation another thread posts after it is not covered by it.
+    const uint64_t target = p.posted.load(std::memory_order_acquire);
+    const bool rma = target != p.done.load(std::memory_order_acquire);
+    if (!rma && !p.batch_puts) continue;  // nothing to complete: a batch of signals waits for the next message
+    if (rma && !fenced) {
+      GSHMEM_UCS_CHECK(ucp_worker_fence(worker_));  // the probe is applied after the RMA posted before it
+      fenced = true;
     }
-    if (s == Status::Ok) dirty_.resize(kept);
+    if (p.batch_len != 0) {
+      Status s = sendBatch(pe, true);
+      if (s != Status::Ok) return s;
+      completionAdd(c, pe, nullptr, p.probe_seq, target, "quiet");
+      continue;
+    }
+    ucp_request_param_t prm{};
+    void* r = ucp_get_nbx(p.ep, &c.sink[c.n], sizeof(uint64_t), p.base[0], p.rkey[0], &prm);
+    if (UCS_PTR_IS_ERR(r)) return flushPeers("quiet");  // fall back to endpoint flushes
+    if (r == nullptr) {
+      raiseTo(p.done, target);
+      continue;
+    }
+    completionAdd(c, pe, r, 0, target, "quiet");
+  }
+  if (batching()) {  // without batching it is always empty (and threads may share quiet)
+    std::size_t kept = 0;  // peers whose batch of signals was left for their next message
+    for (int pe : dirty_)
+      if (peer(pe).batch_len != 0) dirty_[kept++] = pe;
+    dirty_.resize(kept);
   }
   completionsDrain(c, "quiet");
-  quiet_visits_.fetch_add(visits, std::memory_order_relaxed);
-  if (s != Status::Ok) return s;
-  if (fallback) return flushPeers("quiet");  // a get could not be posted: endpoint flushes instead
   return c.result;
 }
 
@@ -278,7 +255,7 @@ Status UcxTransport::amPutSignal(const RemoteAddr& dst, const void* src, std::si
   prm.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
   prm.datatype = ucp_dt_make_iov();
   void* r = ucp_am_send_nbx(p.ep, kAmBatch, nullptr, 0, iov, k, &prm);
-  markPosted(dst.pe);
+  markPosted(p);
   return waitRequest(r, dst.pe, "put with signal");  // `head`, `tail` and the caller's buffer are used until then
 }
 

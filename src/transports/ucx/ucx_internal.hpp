@@ -17,7 +17,6 @@
 #include "base/deadline.hpp"
 #include "base/log.hpp"
 #include "transports/transport.hpp"
-#include "transports/ucx/ucx_outstanding.hpp"
 
 namespace gshmem {
 namespace ucxt {
@@ -65,7 +64,7 @@ struct Peer {
   ucp_rkey_h rkey[kMaxRegions] = {};
   std::atomic<uint64_t> posted{0};  ///< operations posted to this peer that need a flush to complete
   std::atomic<uint64_t> done{0};    ///< `posted` value covered by the last completed flush
-  // Watchdog's background flush; only touched under UcxTransport::bg_lock_ (bg_peers_ lists the peers with one).
+  // Watchdog's background flush; only touched under UcxTransport::bg_lock_.
   void* bg_req = nullptr;
   uint64_t bg_target = 0;
   uint64_t bg_start = 0;
@@ -139,10 +138,6 @@ class UcxTransport final : public Transport {
   void onAmo(const void* data, std::size_t length);
   void onAmoReply(const void* data, std::size_t length);
 
-  /// Peers visited by quiet (completion probes and endpoint flushes) since connect: tests check that a quiet
-  /// visits only the peers with outstanding operations.
-  uint64_t quietVisits() const { return quiet_visits_.load(std::memory_order_relaxed); }
-
  private:
   static constexpr uint64_t kWatchPeriodNs = 1000000;  // 1 ms
 
@@ -183,25 +178,6 @@ class UcxTransport final : public Transport {
     return Status::Ok;
   }
   Status flushPeers(const char* what);
-  /// Calls f(pe) for every peer that may have outstanding operations (outstanding_), or, when that set cannot be
-  /// scanned now, for every remote peer; f returns false to stop.
-  template <typename F>
-  void forEachOutstanding(F&& f) {
-    if (outstanding_.forEach(f)) return;
-    for (int pe : remote_)
-      if (!f(pe)) return;
-  }
-  /// True when `pe` has operations posted that no completed flush or probe covers.
-  bool unflushed(int pe) {
-    Peer& p = peer(pe);
-    return p.posted.load() != p.done.load();
-  }
-  /// A flush or probe of `pe` covering its first `target` operations completed: raise `done`, and take the peer
-  /// out of outstanding_ when nothing is left.
-  void settle(int pe, uint64_t target) {
-    raiseTo(peer(pe).done, target);
-    if (!unflushed(pe)) outstanding_.unmark(pe, [&] { return unflushed(pe); });
-  }
   /// Up to kBatch outstanding completions, waited for together: a UCP request, or (req null) the acknowledgement
   /// `seq` of a completion probe. Each one that completes raises its peer's `done` to the `posted` value it covers
   /// (`target`); the first failure stays in `result`. `sink` receives the probes' 8-byte gets, one per entry.
@@ -217,9 +193,6 @@ class UcxTransport final : public Transport {
   void completionAdd(Completions& c, int pe, void* req, uint64_t seq, uint64_t target, const char* what);
   /// Wait for every completion added since the last drain.
   void completionsDrain(Completions& c, const char* what);
-  /// quiet's step for one peer: its batch sent with an acknowledgement request, or a fenced get, added to `c`.
-  /// *fallback when a get could not be posted (quiet then flushes endpoints).
-  Status probePeer(int pe, Completions& c, bool* fenced, bool* fallback);
   /// Send @p src.pe's pending batch, then post a get of @p n bytes; *req is its UCP request (nullptr: complete).
   Status postGet(const RemoteAddr& src, void* dst, std::size_t n, void** req);
   void watchdog(uint64_t now);
@@ -263,12 +236,7 @@ class UcxTransport final : public Transport {
   void teardown(bool collective);
 
   Peer& peer(int pe) { return peers_[pe]; }
-  /// Count an operation posted to `pe` that needs a flush to complete (after posting it). The increment is
-  /// sequentially consistent: OutstandingSet::mark relies on it.
-  void markPosted(int pe) {
-    peer(pe).posted.fetch_add(1);
-    outstanding_.mark(pe);
-  }
+  static void markPosted(Peer& p) { p.posted.fetch_add(1, std::memory_order_release); }
 
   TransportConfig cfg_;
   Bootstrap* bs_ = nullptr;
@@ -283,9 +251,6 @@ class UcxTransport final : public Transport {
   ucp_mem_h memh_[kMaxRegions] = {};
   std::unique_ptr<Peer[]> peers_;
   std::vector<int> remote_;  // every PE but this one
-  OutstandingSet outstanding_;  // peers whose `posted` may be ahead of `done`
-  std::vector<int> bg_peers_;   // peers with a watchdog flush in flight (under bg_lock_)
-  std::atomic<uint64_t> quiet_visits_{0};
   std::atomic<bool> closing_{false};
   std::atomic<uint64_t> last_watch_{0};
   std::atomic_flag bg_lock_ = ATOMIC_FLAG_INIT;

@@ -5,11 +5,10 @@
 // GSHMEM_PROGRESS_THREAD is on; then it is UCS_THREAD_MODE_MULTI and UCX serializes calls on the worker with its
 // own (spin)lock. gshmem adds no lock of its own on the data path: per-peer completion counters are atomics.
 //
-// Completion. Every posted operation bumps its peer's `posted` counter (after the post) and puts the peer in the
-// outstanding set (ucx_outstanding.hpp) when it is not there yet. quiet(), fence() and the watchdog visit only the
-// peers in that set, and of those only the ones whose `posted` is ahead of `done` get a flush or probe (one that
-// started after `posted` was read covers the op): a quiet with nothing outstanding costs a few loads whatever the
-// number of PEs, and a quiet after puts to one peer is one round trip to that peer.
+// Completion. Every posted operation bumps its peer's `posted` counter (after the post). quiet() flushes only
+// the endpoints whose `posted` is ahead of `done` (a flush that started after `posted` was read covers the op),
+// so a quiet with nothing outstanding costs a few loads, and a quiet after puts to one peer is one endpoint
+// flush: one round trip over TCP, where a worker flush would touch every endpoint.
 //
 // Progress. Blocking calls progress the worker themselves. progress() (called from the core's wait loops) is
 // ucp_worker_progress plus a watchdog that, about once a millisecond, starts a background flush of endpoints
@@ -207,7 +206,6 @@ Status UcxTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& regi
   GSHMEM_CHECK(exchangeCards(regions, &cards, &stride));
 
   peers_.reset(new Peer[npes_]);
-  outstanding_.reset(npes_);
   const int amo_mode = std::strcmp(cfg_.amo, "am") == 0 ? kAmoAm : kAmoUnknown;
   for (int pe = 0; pe < npes_; ++pe) peer(pe).amo_mode.store(amo_mode, std::memory_order_relaxed);
   std::vector<PeerReach> reach(npes_);
@@ -255,7 +253,7 @@ Status UcxTransport::waitRequest(void* req, int pe, const char* what) {
 void UcxTransport::completionsDrain(Completions& c, const char* what) {
   for (int i = 0; i < c.n; ++i) {
     Status s = c.req[i] ? waitRequest(c.req[i], c.pe[i], what) : waitAck(c.pe[i], c.seq[i]);
-    if (s == Status::Ok) settle(c.pe[i], c.target[i]);
+    if (s == Status::Ok) raiseTo(peer(c.pe[i]).done, c.target[i]);
     else if (c.result == Status::Ok) c.result = s;
   }
   c.n = 0;
@@ -274,22 +272,18 @@ Status UcxTransport::flushPeers(const char* what) {
   // Start one endpoint flush per peer with unflushed operations, then wait for all of them.
   Completions c;
   ucp_request_param_t prm{};
-  uint64_t visits = 0;
-  forEachOutstanding([&](int pe) {
+  for (int pe : remote_) {
     Peer& p = peer(pe);
-    ++visits;
-    uint64_t target = p.posted.load();
-    if (target == p.done.load()) {
-      settle(pe, target);  // a stale mark
-      return true;
-    }
+    uint64_t target = p.posted.load(std::memory_order_acquire);
+    if (target == p.done.load(std::memory_order_acquire)) continue;
     void* r = ucp_ep_flush_nbx(p.ep, &prm);
-    if (r == nullptr) settle(pe, target);
-    else completionAdd(c, pe, r, 0, target, what);
-    return true;
-  });
+    if (r == nullptr) {
+      raiseTo(p.done, target);
+      continue;
+    }
+    completionAdd(c, pe, r, 0, target, what);
+  }
   completionsDrain(c, what);
-  quiet_visits_.fetch_add(visits, std::memory_order_relaxed);
   return c.result;
 }
 
@@ -299,46 +293,34 @@ void UcxTransport::watchdog(uint64_t /*caller's clock*/) {
   // call here) would make now - bg_start wrap around and report a timeout that never happened.
   const uint64_t now = coarseNs();
   last_watch_.store(now, std::memory_order_relaxed);
-  // The background flushes in flight: finished ones settle their peer and leave bg_peers_.
-  std::size_t kept = 0;
-  for (int pe : bg_peers_) {
-    Peer& p = peer(pe);
-    ucs_status_t s = ucp_request_check_status(p.bg_req);
-    if (s == UCS_INPROGRESS) {
-      if (timeout_ns_ && now > p.bg_start && now - p.bg_start > timeout_ns_ && !closing_.load()) {
-        char why[96];
-        snprintf(why, sizeof why, "no progress for %ld s, operations unacknowledged", timeout_s_);
-        lost(pe, why);
-      }
-      bg_peers_[kept++] = pe;
-      continue;
-    }
-    ucp_request_free(p.bg_req);
-    p.bg_req = nullptr;
-    if (s == UCS_OK) settle(pe, p.bg_target);
-  }
-  bg_peers_.resize(kept);
-  // A flush for each outstanding peer without one.
   ucp_request_param_t prm{};
-  forEachOutstanding([&](int pe) {
+  for (int pe : remote_) {
     Peer& p = peer(pe);
-    if (p.bg_req) return true;
-    uint64_t target = p.posted.load();
-    if (target == p.done.load()) {
-      settle(pe, target);  // a stale mark
-      return true;
+    if (p.bg_req) {
+      ucs_status_t s = ucp_request_check_status(p.bg_req);
+      if (s == UCS_INPROGRESS) {
+        if (timeout_ns_ && now > p.bg_start && now - p.bg_start > timeout_ns_ && !closing_.load()) {
+          char why[96];
+          snprintf(why, sizeof why, "no progress for %ld s, operations unacknowledged", timeout_s_);
+          lost(pe, why);
+        }
+        continue;
+      }
+      ucp_request_free(p.bg_req);
+      p.bg_req = nullptr;
+      if (s == UCS_OK) raiseTo(p.done, p.bg_target);
     }
+    uint64_t target = p.posted.load(std::memory_order_acquire);
+    if (target == p.done.load(std::memory_order_acquire)) continue;
     void* r = ucp_ep_flush_nbx(p.ep, &prm);
     if (r == nullptr) {
-      settle(pe, target);
+      raiseTo(p.done, target);
     } else if (!UCS_PTR_IS_ERR(r)) {
       p.bg_req = r;
       p.bg_target = target;
       p.bg_start = now;
-      bg_peers_.push_back(pe);  // grows only when more peers than ever before are in flight at once
     }
-    return true;
-  });
+  }
   bg_lock_.clear(std::memory_order_release);
 }
 
@@ -351,7 +333,7 @@ Status UcxTransport::putNbi(const RemoteAddr& dst, const void* src, std::size_t 
   Peer& p = peer(dst.pe);
   ucp_request_param_t prm{};
   void* r = ucp_put_nbx(p.ep, src, n, p.base[dst.region] + dst.offset, p.rkey[dst.region], &prm);
-  markPosted(dst.pe);
+  markPosted(p);
   // `src` may be reused on return: wait for local completion when UCX kept a reference (zero-copy sizes).
   return waitRequest(r, dst.pe, "put");
 }
@@ -375,7 +357,7 @@ Status UcxTransport::getNbi(const RemoteAddr& src, void* dst, std::size_t n) {
   if (n == 0) return Status::Ok;
   void* r = nullptr;
   GSHMEM_CHECK(postGet(src, dst, n, &r));
-  markPosted(src.pe);  // the endpoint flush in quiet() completes it
+  markPosted(peer(src.pe));  // the endpoint flush in quiet() completes it
   if (r == nullptr) return Status::Ok;
   if (UCS_PTR_IS_ERR(r)) return waitRequest(r, src.pe, "get");
   ucp_request_free(r);
@@ -444,7 +426,7 @@ Status UcxTransport::amoNative(const RemoteAddr& dst, AmoOp op, unsigned size, u
     return Status::Unsupported;
   }
   if (!wait) {
-    markPosted(dst.pe);
+    markPosted(p);
     if (r == nullptr) return Status::Ok;
     if (UCS_PTR_IS_ERR(r)) return waitRequest(r, dst.pe, "atomic");
     ucp_request_free(r);
@@ -452,7 +434,7 @@ Status UcxTransport::amoNative(const RemoteAddr& dst, AmoOp op, unsigned size, u
   }
   // A request without a reply completes when the operation has left this PE, not when the target applied it: a
   // waited op that fetches nothing stays outstanding until quiet, like a posted one.
-  if (!fetch) markPosted(dst.pe);
+  if (!fetch) markPosted(p);
   if (r != nullptr && !UCS_PTR_IS_ERR(r)) {
     ucs_status_t st = UCS_INPROGRESS;
     GSHMEM_CHECK(progressUntil(dst.pe, "atomic", [&] { return (st = ucp_request_check_status(r)) != UCS_INPROGRESS; }));
@@ -476,12 +458,13 @@ Status UcxTransport::fence() {
   // Send the batches, then fence only when something is outstanding; UCP orders what follows after what was
   // posted before.
   if (!dirty_.empty()) GSHMEM_CHECK(flushBatches());
-  bool any = false;
-  forEachOutstanding([&](int pe) {
-    any = unflushed(pe);
-    return !any;
-  });
-  if (any) GSHMEM_UCS_CHECK(ucp_worker_fence(worker_));
+  for (int pe : remote_) {
+    Peer& p = peer(pe);
+    if (p.posted.load(std::memory_order_acquire) != p.done.load(std::memory_order_acquire)) {
+      GSHMEM_UCS_CHECK(ucp_worker_fence(worker_));
+      break;
+    }
+  }
   return Status::Ok;
 }
 
@@ -551,12 +534,13 @@ void UcxTransport::teardown(bool collective) {
     }
     closing_.store(true);
     stopProgressThread();
-    for (int pe : bg_peers_) {
+    for (int pe : remote_) {
       Peer& p = peer(pe);
-      ucp_request_free(p.bg_req);
-      p.bg_req = nullptr;
+      if (p.bg_req) {
+        ucp_request_free(p.bg_req);
+        p.bg_req = nullptr;
+      }
     }
-    bg_peers_.clear();
     ucp_request_param_t prm{};
     prm.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
     prm.flags = UCP_EP_CLOSE_FLAG_FORCE;
