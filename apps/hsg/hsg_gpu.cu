@@ -3,10 +3,10 @@
 //
 // Decomposition: z-slabs (the first L % npes PEs own one plane more, at least 2 planes each) with one ghost plane
 // per side in the device symmetric heap. Half-sweep k (1, 2, ...) updates colour c = (k - 1) % 2:
-//   direct, auto  one kernel: its first 2 * nch blocks own a chunk of boundary plane 1 or nz each; such a block
-//                 waits until the neighbour's chunk of half-sweep k - 1 has arrived in the ghost it reads (signal
-//                 >= k - 1), updates its chunk, and puts it into the neighbour's ghost with
-//                 gshmemx_putmem_signal_nbi_block (signal := k); the other blocks update the bulk meanwhile. direct
+//   direct, auto  a boundary kernel of 2 * nch blocks on stream A (high priority), each owning a chunk of boundary
+//                 plane 1 or nz: it waits until the neighbour's chunk of half-sweep k - 1 has arrived in the ghost
+//                 it reads (signal >= k - 1), updates its chunk, and puts it into the neighbour's ghost with
+//                 gshmemx_putmem_signal_nbi_block (signal := k); the bulk kernel runs on stream B meanwhile. direct
 //                 requires every neighbour's heap to be mapped (SM stores over NVLink/PCIe or within one GPU);
 //                 auto takes whatever path the runtime chose per peer (stores, or the CPU proxy when unmapped).
 //   stream        a boundary kernel on stream A, then gshmemx_putmem_signal_on_stream of the two planes (the copy
@@ -21,7 +21,8 @@
 // Why one ghost plane per side suffices: half-sweep k writes colour c of the neighbour's ghost, which the
 // neighbour last read in its half-sweep k - 1; our boundary chunk waited for the neighbour's signal k - 1, sent
 // after that read (the chunk layout is the same on every PE, and a chunk's z neighbours are the same sites). The
-// stream variants order bulk(k) after boundary(k - 1) and boundary(k) after bulk(k - 1) with two events.
+// Every variant but the serial reference orders bulk(k) after boundary(k - 1) and boundary(k) after bulk(k - 1)
+// with two events, so bulk(k) follows bulk(k - 1) at once and boundary(k) runs beside it.
 //
 // Output: one line `L, NP, variant, sweeps, ps_per_spin_OR, ps_per_spin_HB, E/N, max||S|-1|` (ps/spin = slowest
 // PE's time per sweep / L^3). --bench times pure over-relaxation and heat-bath sweeps after a warm-up and prints
@@ -93,7 +94,8 @@ struct Slab {
   uint64_t k = 0, sweep = 0;
 };
 
-bool fused(Variant v) { return v == Variant::Direct || v == Variant::Auto || v == Variant::Serial; }
+/** Boundary blocks that signal per chunk (direct, auto), or one signal per ghost plane (the stream variants). */
+bool chunked(Variant v) { return v == Variant::Direct || v == Variant::Auto || v == Variant::Serial; }
 
 HalfSweep halfArgs(const Slab& sl, int c, bool hb) {
   HalfSweep a;
@@ -164,33 +166,35 @@ void streamPuts(Slab& sl, int c) {
   gshmemx_putmem_signal_on_stream(sl.s + g.off(0, c, 0), src1, nb, sl.sig, sl.k, GSHMEM_SIGNAL_SET, sl.up, sl.a);
 }
 
-/** Half-sweep sl.k + 1 (colour c) in the slab's variant. */
+/** Half-sweep sl.k + 1 (colour c) in the slab's variant. Apart from the serial reference (one stream, boundary
+ *  blocks then bulk, then the self-wrap copies), the boundary kernel runs on stream A (high priority) beside the
+ *  bulk on stream B: boundary(k) after bulk(k - 1), bulk(k) after boundary(k - 1), so the bulks follow each other
+ *  back to back and the boundary blocks fill the SMs the bulk leaves free. */
 void halfSweep(Slab& sl, int c, bool hb) {
   ++sl.k;
   const HalfSweep a = halfArgs(sl, c, hb);
   const int nbnd = 2 * sl.nch;
-  if (fused(sl.v)) {
+  if (sl.v == Variant::Serial) {  // periodic self-wrap by local copies
     launchHalf(a, hb, nbnd, true, sl.a);
-    if (sl.v == Variant::Serial) {  // periodic self-wrap by local copies
-      const size_t nb = sl.g.colourFloats() * sizeof(float);
-      HSG_CK(cudaMemcpyAsync(sl.s + sl.g.off(0, c, 0), sl.s + sl.g.off(sl.g.nz, c, 0), nb,
-                             cudaMemcpyDeviceToDevice, sl.a));
-      HSG_CK(cudaMemcpyAsync(sl.s + sl.g.off(sl.g.nz + 1, c, 0), sl.s + sl.g.off(1, c, 0), nb,
-                             cudaMemcpyDeviceToDevice, sl.a));
-    }
+    const size_t nb = sl.g.colourFloats() * sizeof(float);
+    HSG_CK(cudaMemcpyAsync(sl.s + sl.g.off(0, c, 0), sl.s + sl.g.off(sl.g.nz, c, 0), nb, cudaMemcpyDeviceToDevice,
+                           sl.a));
+    HSG_CK(cudaMemcpyAsync(sl.s + sl.g.off(sl.g.nz + 1, c, 0), sl.s + sl.g.off(1, c, 0), nb,
+                           cudaMemcpyDeviceToDevice, sl.a));
   } else {
     HSG_CK(cudaStreamWaitEvent(sl.a, sl.ev_bulk, 0));  // boundary(k) reads what bulk(k - 1) wrote
     HSG_CK(cudaStreamWaitEvent(sl.b, sl.ev_bnd, 0));   // bulk(k) reads what boundary(k - 1) wrote
-    if (sl.k > 1 && sl.v != Variant::Mpi) {  // the ghosts of half-sweep k - 1, waited for by the GPU's front end
+    const bool on_stream = !chunked(sl.v) && sl.v != Variant::Mpi;
+    if (sl.k > 1 && on_stream) {  // the ghosts of half-sweep k - 1, waited for by the GPU's front end
       gshmemx_signal_wait_until_on_stream(sl.sig, GSHMEM_CMP_GE, sl.k - 1, sl.a);
       gshmemx_signal_wait_until_on_stream(sl.sig + sl.nsig, GSHMEM_CMP_GE, sl.k - 1, sl.a);
     }
-    launchHalf(a, hb, nbnd, false, sl.a);
+    launchHalf(a, hb, nbnd, false, sl.a);  // direct, auto: its blocks wait for their chunks and put them
     HSG_CK(cudaEventRecord(sl.ev_bnd, sl.a));
     launchHalf(a, hb, 0, true, sl.b);
     HSG_CK(cudaEventRecord(sl.ev_bulk, sl.b));
     if (sl.v == Variant::Mpi) mpiExchange(sl, c);
-    else streamPuts(sl, c);
+    else if (on_stream) streamPuts(sl, c);
   }
   if (sl.corrupt && sl.k == 1) {  // debug: PE 0's lower ghost of colour c, once it has arrived
     HSG_CK(cudaStreamWaitEvent(sl.a, sl.ev_bulk, 0));
@@ -262,7 +266,7 @@ void setupSlab(Slab& sl, const Params& p, Variant v, const std::vector<int>& nz_
   sl.lo = (sl.me + sl.npes - 1) % sl.npes, sl.up = (sl.me + 1) % sl.npes;
   sl.nz_lo = v == Variant::Serial ? sl.g.nz : nz_of[sl.lo];
   sl.nch = (int)((sl.g.H2 + kChunkSites - 1) / kChunkSites);
-  sl.nsig = fused(v) ? sl.nch : 1;
+  sl.nsig = chunked(v) ? sl.nch : 1;
   const Geo gmax = hsg_gpu::makeGeo(p.L, v == Variant::Serial ? p.L : nz_of[0], 0);
   const size_t bytes = gmax.slabFloats() * sizeof(float);
   if (v == Variant::Serial) {
