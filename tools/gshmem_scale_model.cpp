@@ -60,11 +60,13 @@ void printInputs(const Env& e) {
   using gshmem::scale::bytesText;
   std::printf("Inputs: GSHMEM_TIMEOUT = %ld s; rmem_default = %llu B (%s); fd soft limit %ld; %d heartbeat "
               "address(es) per PE. Assumed: %zu B of receive buffer per datagram, %zu B of framing per datagram, "
-              "%s per UCP endpoint, %s per remote key, %ld other descriptors, %.0f ns per peer visited by quiet.\n\n",
+              "%s per UCP endpoint, %s per remote key, %s per UCX card, %ld other descriptors, %.0f ns per peer "
+              "visited by quiet.\n\n",
               e.timeout_s, static_cast<unsigned long long>(e.rmem_default),
               e.rmem_read ? "read from /proc/sys/net/core/rmem_default" : "given", e.fd_limit,
               e.beat_addrs, e.skb_charge, e.wire_overhead, bytesText(double(e.ep_bytes)).c_str(),
-              bytesText(double(e.rkey_bytes)).c_str(), e.base_fds, e.peer_visit_ns);
+              bytesText(double(e.rkey_bytes)).c_str(), bytesText(double(e.card_bytes)).c_str(), e.base_fds,
+              e.peer_visit_ns);
 }
 
 /// The value of `key` in `r` (0 when absent: a build without UCX has no UCX values).

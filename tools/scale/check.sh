@@ -51,7 +51,7 @@ expect barrier_msgs_per_pe 12
 expect split_amos_per_pe "2 * $N"
 expect split_msgs_per_pe "2 * $N + $remote + 2 * 12"
 expect split2d_splits 128
-expect quiet_peers "$N - 1"
+expect quiet_peers "$remote"
 # GPU scratch slot: 16 MiB / (2N), 256-aligned.
 expect device_slot_bytes "16777216 / (2 * $N)"
 expect root_fds "$N + 1"

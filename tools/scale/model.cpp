@@ -92,18 +92,26 @@ void memoryUcx(const Config& c, const Env& e, Builder& b, double* total) {
   const double peers = n * sizeof(ucxt::Peer);
   b.row("UCX peer table (one Peer per PE)", bytesText(peers),
         "ucx_internal.hpp: sizeof(ucxt::Peer) = " + countText(sizeof(ucxt::Peer)) + " B (kAmoSlots AMO slots)");
-  const double eps = (n - 1) * (double(e.ep_bytes) + kNumRegions * double(e.rkey_bytes));
-  b.row("UCX endpoints and remote keys (N - 1)", bytesText(eps),
-        "ucx_transport.cpp: connect -> connectPeer (ucp_ep_create; ucp_ep_rkey_unpack per region)",
+  const double cards = n * double(e.card_bytes);
+  b.row("UCX cards kept for endpoints made on first use (N)", bytesText(cards),
+        "ucx_transport.cpp: connect -> exchangeCards (kept in cards_ for link)",
+        "**assumed** " + bytesText(double(e.card_bytes)) + " per card (worker address and packed remote keys)");
+  const double eps = remotePeers(c) * (double(e.ep_bytes) + kNumRegions * double(e.rkey_bytes));
+  b.row("UCX endpoints and remote keys, once every remote-node PE was addressed (none at init)", bytesText(eps),
+        "ucx_link.cpp: link -> connectPeer at the first operation to a peer (ucp_ep_create; ucp_ep_rkey_unpack "
+        "per region)",
         "**assumed** " + bytesText(double(e.ep_bytes)) + " per endpoint and " + bytesText(double(e.rkey_bytes)) +
-            " per remote key, " + std::to_string(kNumRegions) + " regions; kernel socket buffers not counted");
+            " per remote key, " + std::to_string(kNumRegions) + " regions; same-node PEs go by shared memory and "
+            "get none (GSHMEM_TRANSPORTS=ucx: up to N - 1); kernel socket buffers not counted");
   const double batch = remotePeers(c) * ucxt::kBatchBytes;
   b.row("UCX batch buffers, once a batched message went to every remote-node PE", bytesText(batch),
         "ucx_am.cpp: batch allocated at the first batched put/signal to a peer; ucx_internal.hpp: kBatchBytes",
         "one 8-byte alltoall over the world is enough (a flat reduce or fcollect too); single-threaded worker");
   b.val("ucx_peer_bytes", peers);
   b.val("ucx_batch_bytes", batch);
-  *total += peers + eps + batch;
+  b.val("ucx_card_bytes", cards);
+  b.val("ucx_endpoints", remotePeers(c));
+  *total += peers + cards + eps + batch;
 #else
   (void)c;
   (void)e;
@@ -133,10 +141,10 @@ void memoryTable(const Config& c, const Env& e, Result* r) {
 void fdTable(const Config& c, const Env& e, Result* r) {
   Builder b{r, {"File descriptors per PE", {}}};
   const double tcp = remotePeers(c);
-  b.row("TCP sockets of UCX endpoints", countText(tcp),
-        "ucx_transport.cpp: connect (an endpoint to every PE but this one)",
-        "UCX over TCP between nodes, one socket per remote-node endpoint; same-node endpoints over UCX shared "
-        "memory (UCX_TLS=tcp alone: N - 1)");
+  b.row("TCP sockets of UCX endpoints, once every remote-node PE was addressed (none at init)", countText(tcp),
+        "ucx_link.cpp: link (an endpoint at the first operation to a peer)",
+        "UCX over TCP between nodes, one socket per remote-node peer this PE exchanged with (its endpoint, or the "
+        "peer's to it); same-node PEs go by shared memory (GSHMEM_TRANSPORTS=ucx with UCX_TLS=tcp: up to N - 1)");
   b.row("UDP heartbeat sockets", countText(e.beat_addrs),
         "liveness_net.cpp: NetBeats::openSockets (one per address, at most kMaxBeatAddrs = " +
             std::to_string(liveness::kMaxBeatAddrs) + ")",

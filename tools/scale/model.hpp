@@ -32,6 +32,7 @@ struct Env {
   int beat_addrs = 1;                   ///< addresses each PE advertises for heartbeats (1..kMaxBeatAddrs)
   std::size_t ep_bytes = 2048;          ///< user-space bytes of one UCP endpoint and its lanes (assumed)
   std::size_t rkey_bytes = 128;         ///< bytes of one unpacked remote key (assumed)
+  std::size_t card_bytes = 256;         ///< one PE's UCX card: header, worker address, packed remote keys (assumed)
   long base_fds = 16;                   ///< descriptors a PE holds besides its sockets: stdio, UCX, MPI (assumed)
   long fd_limit = 1024;                 ///< RLIMIT_NOFILE soft limit (read at run time)
   double peer_visit_ns = 100;           ///< one cache-missing visit of a peer entry in quiet's loop (assumed)

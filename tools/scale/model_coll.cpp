@@ -197,12 +197,12 @@ void collectivesTable(const Config& c, const Env&, Result* r) {
 
 void quietTable(const Config& c, const Env& e, Result* r) {
   Table t{"quiet and fence", {}};
-  const double n = double(c.n_pes);
   const bool spans = c.n_pes > c.ppn;
-  const double loop = spans ? n - 1 : 0;
-  t.rows.push_back({"Peers looped over per shmem_quiet", num(loop),
-                    "transports/ucx/ucx_am.cpp: quietByProbe (for pe : remote_, every PE but this one)",
-                    spans ? "job spans nodes (a remote transport exists)" : "one node: no remote transport"});
+  const double loop = spans ? remotePeers(c) : 0;
+  t.rows.push_back({"Peers looped over per shmem_quiet, at most", num(loop),
+                    "transports/ucx/ucx_am.cpp: quietByProbe (for pe : linked(), the peers with an endpoint)",
+                    spans ? "every remote-node PE addressed since init (endpoints are made on first use)"
+                          : "one node: no remote transport"});
   t.rows.push_back({"Peer table bytes that loop walks", bytesText(loop * kPeerBytes),
                     "x sizeof(ucxt::Peer): one cache line read per peer", ""});
   t.rows.push_back({"Time of a quiet with nothing outstanding", fmt2(loop * e.peer_visit_ns / 1e3) + " us",

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +25,7 @@
 
 #include "base/config.hpp"
 #include "base/deadline.hpp"
+#include "core/runtime/init.hpp"
 #include "core/runtime/runtime.hpp"
 #include "core/sync/liveness_net.hpp"
 
@@ -66,6 +68,7 @@ struct Watchdog {
   long timeout_s = 0;
   uint64_t period_ns = 0;
   uint64_t max_step_ns = 0;  ///< most silence one tick may add: a quarter of the timeout
+  uint64_t pid_ns = 0;       ///< this process's PID namespace: a node-mate's pid means something here when equal
   std::mutex mu;
   std::condition_variable cv;
   bool stopping = false;
@@ -76,6 +79,7 @@ struct Watchdog {
   std::vector<int> silent(uint64_t bound, bool skip_finalized) const;
   void initCheck();
   void watchCheck(uint64_t now);
+  void deadCheck();
 };
 
 /// Live between start and stop; never destroyed by a static destructor (a PE may exit without finalize).
@@ -145,6 +149,7 @@ void Watchdog::run() {
     const uint64_t step = now - prev < max_step_ns ? now - prev : max_step_ns;
     prev = now;
     for (Watched& w : watched) sample(&w, step);
+    deadCheck();
     if (phase.load(std::memory_order_acquire) && g_rt.initialized.load()) phase.store(nullptr);  // init is over
     if (phase.load(std::memory_order_acquire)) initCheck();
     else watchCheck(now);
@@ -256,6 +261,14 @@ void exitSoon() {
   }).detach();
 }
 
+/// The one line for a PE of this node found dead (Watchdog::deadCheck), then the job ends.
+[[noreturn]] void reportDead(int pe) {
+  if (g_reported.exchange(true)) {  // one report per process; the first reporter ends the job
+    for (;;) pause();
+  }
+  peerLost(pe, "its process has exited without shmem_finalize: killed or crashed");
+}
+
 /// The early bound of init (initTimerArm).
 struct InitTimer {
   std::mutex mu;
@@ -272,6 +285,24 @@ void Watchdog::initCheck() {
   exitSoon();
   mu.unlock();  // stop(), from the exit path, takes it
   reportSilent("shmem_init", quiet, ph);
+}
+
+/// On the watchdog thread, every tick: a PE of this node whose process is gone while its heartbeat line still says
+/// it runs (SIGKILL, a crash) is reported at once as a lost PE, not after the timeout's silence. Nothing else may
+/// watch it: the UCX transport makes no endpoint to a PE that shared memory reaches. One kill(pid, 0) per mapped
+/// peer; a process not reaped yet (a zombie) or a recycled pid is left to the silence check.
+void Watchdog::deadCheck() {
+  for (const Watched& w : watched) {
+    const BeatLine* l = w.line;
+    if (!l || l->pid <= 0 || l->pid_ns == 0 || l->pid_ns != pid_ns) continue;
+    if (l->state.load(std::memory_order_acquire) != kRunning) continue;
+    if (kill(l->pid, 0) == 0 || errno != ESRCH) continue;
+    // Read again: an owner that finalized or exited through exit() just before kill() is no fault.
+    if (l->state.load(std::memory_order_acquire) != kRunning) continue;
+    exitSoon();
+    mu.unlock();  // stop(), from the exit path, takes it
+    reportDead(w.pe);
+  }
 }
 
 /// On the watchdog thread once init is over: this PE may wait on a PE it does not watch, whose watchers may be
@@ -314,6 +345,7 @@ void begin(Bootstrap& bs, long timeout_s) {
   // 20 beats per timeout, between 50 and 250 ms apart: a stopped PE is found within about a period of the timeout.
   d->period_ns = heartbeatPeriodNs(timeout_s);
   d->max_step_ns = d->timeout_ns / 4 > 2 * d->period_ns ? d->timeout_ns / 4 : 2 * d->period_ns;
+  d->pid_ns = pidNamespace("/proc/self/ns/pid");
   d->phase.store("liveness", std::memory_order_release);
   // The first beat goes out now, from the init thread: a peer that stops before its watchdog thread first runs is
   // watched all the same.

@@ -10,7 +10,8 @@
 // watches liveness, not the awaited value: a PE that computes for an hour keeps beating (its watchdog thread runs)
 // and is never reported; a stopped (SIGSTOP, debugger), exited or killed process stops beating, and so does an
 // unreachable node. A PE that has called shmem_finalize is never reported by the thread (finalize is collective).
-// GSHMEM_TIMEOUT=0 disables it.
+// A PE of this node whose process is gone (killed, crashed: its line still says running) is reported at the next
+// tick as "lost PE n", without waiting for the timeout. GSHMEM_TIMEOUT=0 disables it.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -63,8 +63,14 @@ static_assert(sizeof(AmoMsg) == 40, "wire format");
 
 inline std::size_t pad8(std::size_t n) { return (n + 7) & ~std::size_t(7); }
 
-ucs_status_t batchCallback(void* arg, const void*, size_t, void* data, size_t length, const ucp_am_recv_param_t*) {
-  static_cast<UcxTransport*>(arg)->onBatch(data, length);
+/// UCX's endpoint back to the sender, when it sent with UCP_AM_SEND_FLAG_REPLY; else nullptr.
+ucp_ep_h replyEp(const ucp_am_recv_param_t* prm) {
+  return prm && (prm->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP) ? prm->reply_ep : nullptr;
+}
+
+ucs_status_t batchCallback(void* arg, const void*, size_t, void* data, size_t length,
+                           const ucp_am_recv_param_t* prm) {
+  static_cast<UcxTransport*>(arg)->onBatch(data, length, replyEp(prm));
   return UCS_OK;
 }
 
@@ -73,8 +79,8 @@ ucs_status_t ackCallback(void* arg, const void*, size_t, void* data, size_t leng
   return UCS_OK;
 }
 
-ucs_status_t amoCallback(void* arg, const void*, size_t, void* data, size_t length, const ucp_am_recv_param_t*) {
-  static_cast<UcxTransport*>(arg)->onAmo(data, length);
+ucs_status_t amoCallback(void* arg, const void*, size_t, void* data, size_t length, const ucp_am_recv_param_t* prm) {
+  static_cast<UcxTransport*>(arg)->onAmo(data, length, replyEp(prm));
   return UCS_OK;
 }
 
@@ -84,11 +90,18 @@ ucs_status_t amoReplyCallback(void* arg, const void*, size_t, void* data, size_t
   return UCS_OK;
 }
 
-ucp_request_param_t eagerParams() {
+/// `answered`: the target answers this message (an acknowledgement, an atomic's old value), so UCX carries the
+/// sender's endpoint along for the answer (the target may have no endpoint of its own back to this PE).
+ucp_request_param_t eagerParams(bool answered = false) {
   ucp_request_param_t prm{};
   prm.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
-  prm.flags = UCP_AM_SEND_FLAG_EAGER;
+  prm.flags = UCP_AM_SEND_FLAG_EAGER | (answered ? uint32_t(UCP_AM_SEND_FLAG_REPLY) : 0u);
   return prm;
+}
+
+/// The endpoint an answer to `pe` goes on: this PE's own when linked, else the message's reply endpoint.
+ucp_ep_h answerEp(const Peer& p, ucp_ep_h reply_ep) {
+  return p.linked.load(std::memory_order_acquire) ? p.ep : reply_ep;
 }
 
 }  // namespace
@@ -125,6 +138,7 @@ std::size_t UcxTransport::setAggregate(std::size_t value) {
 
 Status UcxTransport::batchPut(int pe, const RemoteAddr& dst, const void* src, std::size_t n, uint32_t op,
                               bool put) {
+  GSHMEM_CHECK(link(pe));  // a batch exists only for a linked peer: quiet and fence visit only those
   Peer& p = peer(pe);
   const std::size_t need = sizeof(AmRec) + pad8(n);
   if (p.batch_len != 0 && p.batch_len + need > kBatchBytes) GSHMEM_CHECK(sendBatch(pe, false));
@@ -149,7 +163,7 @@ Status UcxTransport::sendBatch(int pe, bool want_ack) {
   if (p.batch_len == 0) p.batch_len = sizeof(AmHead);  // a bare probe
   AmHead h{static_cast<uint32_t>(me_), want_ack ? kWantAck : 0u, want_ack ? ++p.probe_seq : 0};
   memcpy(p.batch.get(), &h, sizeof h);
-  ucp_request_param_t prm = eagerParams();
+  ucp_request_param_t prm = eagerParams(want_ack);
   void* r = ucp_am_send_nbx(p.ep, kAmBatch, nullptr, 0, p.batch.get(), p.batch_len, &prm);
   if (has_puts) markPosted(p);
   Status s = waitRequest(r, pe, "put");  // the batch buffer is reused next: wait for UCX to have sent it
@@ -181,7 +195,7 @@ Status UcxTransport::waitAck(int pe, uint64_t seq) {
 Status UcxTransport::quietByProbe() {
   Completions c;
   bool fenced = false;
-  for (int pe : remote_) {
+  for (int pe : linked()) {
     Peer& p = peer(pe);
     // Read before the probe is posted: an operation another thread posts after it is not covered by it.
     const uint64_t target = p.posted.load(std::memory_order_acquire);
@@ -233,6 +247,7 @@ Status UcxTransport::putSignal(const RemoteAddr& dst, const void* src, std::size
 // One active message [head, data record][data][pad to 8][signal record, value], parsed by onBatch as a batch.
 Status UcxTransport::amPutSignal(const RemoteAddr& dst, const void* src, std::size_t n, const RemoteAddr& sig,
                                  uint64_t value, uint32_t op) {
+  GSHMEM_CHECK(link(dst.pe));
   Peer& p = peer(dst.pe);
   if (p.batch_len != 0) GSHMEM_CHECK(sendBatch(dst.pe, false));
   struct {
@@ -274,6 +289,7 @@ Status UcxTransport::signalByAm(const RemoteAddr& dst, uint64_t value, bool add)
   } msg{{static_cast<uint32_t>(me_), 0, 0},
         {static_cast<uint32_t>(dst.region) | ((add ? kRecAdd : kRecCopy) << 24), 8, dst.offset},
         value};
+  GSHMEM_CHECK(link(dst.pe));
   Peer& p = peer(dst.pe);
   ucp_request_param_t prm = eagerParams();
   void* r = ucp_am_send_nbx(p.ep, kAmBatch, nullptr, 0, &msg, sizeof msg, &prm);
@@ -289,13 +305,13 @@ Status UcxTransport::signalLazy(const RemoteAddr& dst, uint64_t value) {
 
 Status UcxTransport::amoByAm(const RemoteAddr& dst, AmoOp op, unsigned size, uint64_t value, uint64_t cond,
                              uint64_t* result) {
-  Peer& p = peer(dst.pe);
+  Peer& p = peer(dst.pe);  // linked by amo()
   const uint64_t token = p.amo_seq.fetch_add(1, std::memory_order_relaxed) + 1;
   Peer::AmoSlot& slot = p.amo_in[token % kAmoSlots];
   const AmoMsg m{static_cast<uint32_t>(me_),
                  static_cast<uint32_t>(op) | (size << 8) | (static_cast<uint32_t>(dst.region) << 16), token,
                  dst.offset, value, cond};
-  ucp_request_param_t prm = eagerParams();
+  ucp_request_param_t prm = eagerParams(true);
   void* r = ucp_am_send_nbx(p.ep, kAmAmo, nullptr, 0, &m, sizeof m, &prm);
   GSHMEM_CHECK(waitRequest(r, dst.pe, "atomic"));  // `m` lives in this frame
   GSHMEM_CHECK(progressUntil(dst.pe, "atomic", [&] { return slot.token.load(std::memory_order_acquire) == token; }));
@@ -305,7 +321,7 @@ Status UcxTransport::amoByAm(const RemoteAddr& dst, AmoOp op, unsigned size, uin
 
 // ---------------------------------------------------------------- receive side (inside ucp_worker_progress)
 
-void UcxTransport::onBatch(const void* data, std::size_t length) {
+void UcxTransport::onBatch(const void* data, std::size_t length, ucp_ep_h reply_ep) {
   const char* b = static_cast<const char*>(data);
   AmHead h;
   if (length < sizeof h) return;
@@ -344,29 +360,32 @@ void UcxTransport::onBatch(const void* data, std::size_t length) {
     at += pad8(rec.len);
   }
   if (!(h.flags & kWantAck)) return;
-  if (h.src >= static_cast<uint32_t>(npes_) || !peer(h.src).ep) {
-    GSHMEM_LOG_ERROR(UCX, "completion probe from unknown PE %u: dropped", h.src);
+  Peer* pp = h.src < static_cast<uint32_t>(npes_) ? &peer(h.src) : nullptr;
+  ucp_ep_h ep = pp ? answerEp(*pp, reply_ep) : nullptr;
+  if (!ep) {
+    GSHMEM_LOG_ERROR(UCX, "completion probe from unknown PE %u, or without a way back: dropped", h.src);
     return;
   }
   // Acknowledge. ack_out outlives the send; a newer ack overwriting it in flight is harmless (seq only grows).
-  Peer& p = peer(h.src);
+  Peer& p = *pp;
   std::atomic_thread_fence(std::memory_order_release);
   p.ack_out[0] = static_cast<uint64_t>(me_);
   p.ack_out[1] = h.seq;
   ucp_request_param_t prm = eagerParams();
-  void* r = ucp_am_send_nbx(p.ep, kAmAck, nullptr, 0, p.ack_out, sizeof p.ack_out, &prm);
+  void* r = ucp_am_send_nbx(ep, kAmAck, nullptr, 0, p.ack_out, sizeof p.ack_out, &prm);
   if (UCS_PTR_IS_PTR(r)) ucp_request_free(r);  // completes on its own; nobody waits for it
   else if (UCS_PTR_IS_ERR(r))
     GSHMEM_LOG_ERROR(UCX, "acknowledging PE %u failed: %s", h.src, ucs_status_string(UCS_PTR_STATUS(r)));
 }
 
-void UcxTransport::onAmo(const void* data, std::size_t length) {
+void UcxTransport::onAmo(const void* data, std::size_t length, ucp_ep_h reply_ep) {
   AmoMsg m;
   if (length < sizeof m) return;
   memcpy(&m, data, sizeof m);
   const AmoOp op = static_cast<AmoOp>(m.what & 0xff);
   const unsigned size = (m.what >> 8) & 0xff, region = m.what >> 16;
-  if (m.src >= static_cast<uint32_t>(npes_) || !peer(m.src).ep || region >= kMaxRegions || (size != 4 && size != 8) ||
+  ucp_ep_h ep = m.src < static_cast<uint32_t>(npes_) ? answerEp(peer(m.src), reply_ep) : nullptr;
+  if (!ep || region >= kMaxRegions || (size != 4 && size != 8) ||
       m.offset > local_size_[region] || size > local_size_[region] - m.offset || (m.offset & (size - 1)) ||
       static_cast<unsigned>(op) > static_cast<unsigned>(AmoOp::Xor)) {
     GSHMEM_LOG_ERROR(UCX, "PE %u sent a malformed atomic (region %u, offset %" PRIu64 ", %u bytes): dropped", m.src,
@@ -384,7 +403,7 @@ void UcxTransport::onAmo(const void* data, std::size_t length) {
   out[1] = m.token;
   out[2] = old;
   ucp_request_param_t prm = eagerParams();
-  void* r = ucp_am_send_nbx(p.ep, kAmAmoReply, nullptr, 0, out, 3 * sizeof(uint64_t), &prm);
+  void* r = ucp_am_send_nbx(ep, kAmAmoReply, nullptr, 0, out, 3 * sizeof(uint64_t), &prm);
   if (UCS_PTR_IS_PTR(r)) ucp_request_free(r);  // completes on its own; the requester waits for the reply itself
   else if (UCS_PTR_IS_ERR(r))
     GSHMEM_LOG_ERROR(UCX, "answering PE %u's atomic failed: %s", m.src, ucs_status_string(UCS_PTR_STATUS(r)));

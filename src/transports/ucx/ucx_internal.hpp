@@ -1,5 +1,6 @@
-// UcxTransport internals shared by ucx_transport.cpp (setup, RMA, AMO, quiet, teardown) and ucx_am.cpp (the
-// active-message path: small-put aggregation, completion probes, signals). Not a public header.
+// UcxTransport internals shared by ucx_transport.cpp (setup, RMA, AMO, quiet, teardown), ucx_link.cpp (cards and
+// endpoints made on first use) and ucx_am.cpp (the active-message path: small-put aggregation, completion probes,
+// signals). Not a public header.
 #pragma once
 #include <sched.h>
 #include <time.h>
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -59,6 +61,9 @@ constexpr int kAmoSlots = 64;  ///< atomics as active messages in flight to one 
 enum AmoMode : int { kAmoUnknown = 0, kAmoNative = 1, kAmoAm = 2 };
 
 struct Peer {
+  /// Set (release) once `ep`, `base`, `rkey` and `err` are final: the endpoint is made at the first operation that
+  /// needs this peer (UcxTransport::link), never changed after, and closed only at teardown.
+  std::atomic<bool> linked{false};
   ucp_ep_h ep = nullptr;
   uint64_t base[kMaxRegions] = {};
   ucp_rkey_h rkey[kMaxRegions] = {};
@@ -133,9 +138,11 @@ class UcxTransport final : public Transport {
   }
 
   // Active-message receive side (ucx_am.cpp), called from ucp_worker_progress on whichever thread progresses.
-  void onBatch(const void* data, std::size_t length);
+  // `reply_ep`: UCX's endpoint back to the sender (the request was sent with UCP_AM_SEND_FLAG_REPLY), used when this
+  // PE has no endpoint of its own to it: answering never makes one, as the callback runs inside the worker's lock.
+  void onBatch(const void* data, std::size_t length, ucp_ep_h reply_ep);
   void onAck(const void* data, std::size_t length);
-  void onAmo(const void* data, std::size_t length);
+  void onAmo(const void* data, std::size_t length, ucp_ep_h reply_ep);
   void onAmoReply(const void* data, std::size_t length);
 
  private:
@@ -152,6 +159,24 @@ class UcxTransport final : public Transport {
   Status createWorker();                                     ///< UCP context and worker (connect, step 1)
   Status mapRegions(const std::vector<LocalRegion>& regions);  ///< ucp_mem_map of every region
   Status connectPeer(int pe, const char* card);              ///< endpoint and rkeys from `pe`'s card
+  /// Make `pe`'s endpoint unless it exists: the only branch of an operation's hot path. The first use takes
+  /// link_mu_ (never inside a worker callback: the worker's lock is held there, and ucp_ep_create takes it).
+  Status link(int pe) {
+    return peers_[pe].linked.load(std::memory_order_acquire) ? Status::Ok : linkSlow(pe);
+  }
+  Status linkSlow(int pe) __attribute__((noinline, cold));
+  /// The peers with an endpoint, in the order they were made: quiet, fence, the watchdog and teardown visit only
+  /// these. A snapshot; safe against a concurrent link() (entries are written once, before the count is raised).
+  struct LinkedRange {
+    const int* b;
+    const int* e;
+    const int* begin() const { return b; }
+    const int* end() const { return e; }
+  };
+  LinkedRange linked() const {
+    const int n = nlinked_.load(std::memory_order_acquire);
+    return {linked_.get(), linked_.get() + n};
+  }
   Status exchangeCards(const std::vector<LocalRegion>& regions, std::vector<char>* all, std::size_t* stride);
   Status waitRequest(void* req, int pe, const char* what);
   /// Progress the worker until done() holds. Bounded by TransportConfig::timeout_s: then `pe` is reported lost
@@ -230,7 +255,7 @@ class UcxTransport final : public Transport {
                      uint32_t op);
 
   bool wakeWanted() const;  ///< ask UCP for UCP_FEATURE_WAKEUP (ucx_wake.cpp)
-  void wakeSetup();         ///< after the endpoints exist: efd_ when TransportConfig::wait_block allows it
+  void wakeSetup();         ///< after the worker exists: efd_ when TransportConfig::wait_block allows it
   void startProgressThread();
   void stopProgressThread();
   void teardown(bool collective);
@@ -250,7 +275,11 @@ class UcxTransport final : public Transport {
   ucp_worker_h worker_ = nullptr;
   ucp_mem_h memh_[kMaxRegions] = {};
   std::unique_ptr<Peer[]> peers_;
-  std::vector<int> remote_;  // every PE but this one
+  std::vector<char> cards_;          // every PE's card (worker address and packed rkeys), kept for link()
+  std::size_t card_stride_ = 0;      // bytes per card in cards_
+  std::unique_ptr<int[]> linked_;    // linked(): npes_ entries, the first nlinked_ written (under link_mu_)
+  std::atomic<int> nlinked_{0};
+  std::mutex link_mu_;               // serializes linkSlow
   std::atomic<bool> closing_{false};
   std::atomic<uint64_t> last_watch_{0};
   std::atomic_flag bg_lock_ = ATOMIC_FLAG_INIT;

@@ -15,6 +15,13 @@
 // with unflushed operations; the optional progress thread (GSHMEM_PROGRESS_THREAD=1) runs the same loop with
 // a sleep backoff, so a PE in a long compute loop still serves remote gets and AMOs emulated over TCP.
 //
+// Endpoints (ucx_link.cpp). connect() exchanges every PE's card (worker address and packed remote keys) and keeps
+// them; the endpoint to a peer, and its remote keys, are made by the first operation that needs that peer (link()),
+// so a PE reached by shared memory, or never addressed, costs no endpoint (over TCP, no socket). Everything that
+// visits peers (quiet, fence, the watchdog, teardown) visits only the linked ones: nothing can be outstanding
+// elsewhere. Answers to a peer's active messages go back on this PE's endpoint to it when there is one, else on the
+// reply endpoint UCX gives the callback: a worker callback never makes an endpoint.
+//
 // Faults. Endpoints use UCP_ERR_HANDLING_MODE_PEER; their error callback reports the lost PE to the core
 // (TransportConfig::on_peer_lost), which prints one line naming it and ends the job. Every blocking wait, and every background flush, is bounded by
 // GSHMEM_TIMEOUT seconds ("no progress from PE n for T s"). UCX keepalive and TCP keepalive are set from the
@@ -43,11 +50,6 @@ namespace gshmem {
 namespace ucxt {
 
 
-void epErrorCallback(void* arg, ucp_ep_h, ucs_status_t status) {
-  auto* a = static_cast<ErrArg*>(arg);
-  a->t->onPeerError(a->pe, status);
-}
-
 // Set a UCX variable through the config object unless the user set it in the environment.
 void configDefault(ucp_config_t* cfg, const char* name, const std::string& value) {
   std::string env = std::string("UCX_") + name;
@@ -65,42 +67,6 @@ Status UcxTransport::applyConfig(ucp_config_t* cfg) {
   configDefault(cfg, "KEEPALIVE_NUM_EPS", "inf");
   // TCP keepalive (UCT variables, which ucp_config_modify does not take in UCX 1.13) is set in the environment
   // before ucp_config_read, in connect().
-  return Status::Ok;
-}
-
-Status UcxTransport::exchangeCards(const std::vector<LocalRegion>& regions, std::vector<char>* all,
-                                   std::size_t* stride) {
-  ucp_address_t* addr = nullptr;
-  std::size_t addr_len = 0;
-  GSHMEM_UCS_CHECK(ucp_worker_get_address(worker_, &addr, &addr_len));
-  CardHeader h{};
-  h.addr_len = static_cast<uint32_t>(addr_len);
-  h.nregions = static_cast<uint32_t>(nregions_);
-  std::vector<char> card(sizeof h);
-  card.insert(card.end(), reinterpret_cast<char*>(addr), reinterpret_cast<char*>(addr) + addr_len);
-  ucp_worker_release_address(worker_, addr);
-  for (int r = 0; r < nregions_; ++r) {
-    if (!memh_[r]) continue;
-    void* rk = nullptr;
-    std::size_t rk_len = 0;
-    GSHMEM_UCS_CHECK(ucp_rkey_pack(ctx_, memh_[r], &rk, &rk_len));
-    h.base[r] = reinterpret_cast<uint64_t>(regions[r].base);
-    h.size[r] = regions[r].size;
-    h.rkey_len[r] = static_cast<uint32_t>(rk_len);
-    card.insert(card.end(), static_cast<char*>(rk), static_cast<char*>(rk) + rk_len);
-    ucp_rkey_buffer_release(rk);
-  }
-  memcpy(card.data(), &h, sizeof h);
-  // Cards differ in length: gather the lengths, then cards padded to the longest.
-  uint64_t len = card.size();
-  std::vector<uint64_t> lens(npes_);
-  GSHMEM_CHECK(bs_->allGather(&len, lens.data(), sizeof len));
-  uint64_t maxlen = 0;
-  for (uint64_t l : lens) maxlen = l > maxlen ? l : maxlen;
-  card.resize(maxlen);
-  all->resize(maxlen * npes_);
-  GSHMEM_CHECK(bs_->allGather(card.data(), all->data(), maxlen));
-  *stride = maxlen;
   return Status::Ok;
 }
 
@@ -155,39 +121,6 @@ Status UcxTransport::mapRegions(const std::vector<LocalRegion>& regions) {
   return Status::Ok;
 }
 
-Status UcxTransport::connectPeer(int pe, const char* card) {
-  CardHeader h;
-  memcpy(&h, card, sizeof h);
-  const char* addr = card + sizeof h;
-  Peer& pr = peers_[pe];
-  pr.err = ErrArg{this, pe};
-  ucp_ep_params_t ep{};
-  ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
-                  UCP_EP_PARAM_FIELD_ERR_HANDLER;
-  ep.address = reinterpret_cast<const ucp_address_t*>(addr);
-  ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
-  ep.err_handler.cb = epErrorCallback;
-  ep.err_handler.arg = &pr.err;
-  ucs_status_t us = ucp_ep_create(worker_, &ep, &pr.ep);
-  if (us != UCS_OK) {
-    GSHMEM_LOG_ERROR(UCX, "cannot create an endpoint to PE %d: %s", pe, ucs_status_string(us));
-    return ucsToStatus(us);
-  }
-  const char* rk = addr + h.addr_len;
-  for (uint32_t r = 0; r < h.nregions && r < kMaxRegions; ++r) {
-    if (h.rkey_len[r] == 0) continue;
-    us = ucp_ep_rkey_unpack(pr.ep, rk, &pr.rkey[r]);
-    if (us != UCS_OK) {
-      GSHMEM_LOG_ERROR(UCX, "cannot unpack PE %d's remote key for region %u: %s", pe, r, ucs_status_string(us));
-      return ucsToStatus(us);
-    }
-    pr.base[r] = h.base[r];
-    rk += h.rkey_len[r];
-  }
-  remote_.push_back(pe);
-  return Status::Ok;
-}
-
 Status UcxTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& regions, std::vector<PeerReach>* out) {
   if (regions.size() > kMaxRegions) return Status::Internal;
   bs_ = &bs;
@@ -201,11 +134,12 @@ Status UcxTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& regi
   GSHMEM_CHECK(createWorker());
   GSHMEM_CHECK(amSetup(regions));  // handlers before any peer can reach this worker (cards come next)
   GSHMEM_CHECK(mapRegions(regions));
-  std::vector<char> cards;
-  std::size_t stride = 0;
-  GSHMEM_CHECK(exchangeCards(regions, &cards, &stride));
+  GSHMEM_CHECK(exchangeCards(regions, &cards_, &card_stride_));
+  GSHMEM_LOG_DEBUG(UCX, "cards of %d PEs kept for endpoints made on first use: %zu bytes each", npes_, card_stride_);
 
   peers_.reset(new Peer[npes_]);
+  linked_.reset(new int[npes_]);
+  nlinked_.store(0, std::memory_order_relaxed);
   const int amo_mode = std::strcmp(cfg_.amo, "am") == 0 ? kAmoAm : kAmoUnknown;
   for (int pe = 0; pe < npes_; ++pe) peer(pe).amo_mode.store(amo_mode, std::memory_order_relaxed);
   std::vector<PeerReach> reach(npes_);
@@ -217,16 +151,15 @@ Status UcxTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& regi
       reach[pe].why = "self: not through ucx";
       continue;
     }
-    GSHMEM_CHECK(connectPeer(pe, cards.data() + stride * pe));
     reach[pe].caps = kCapRma | kCapAmo;
     char why[160];
-    snprintf(why, sizeof why, "UCP RMA/AMO over UCX_TLS=%s; %s", tls ? tls : "(default)",
+    snprintf(why, sizeof why, "UCP RMA/AMO over UCX_TLS=%s; %s; endpoint made on first use", tls ? tls : "(default)",
              node[pe] != node[me_] ? "peer on another node" : "same node, UCX forced by GSHMEM_TRANSPORTS=ucx");
     reach[pe].why = why;
   }
   wakeSetup();
-  GSHMEM_LOG_INFO(UCX, "UCX transport up: %d endpoints, worker thread mode %s, timeout %ld s, progress thread %s, "
-                  "waits %s", npes_ - 1, multi_ ? "multi" : "single", timeout_s_, cfg_.progress_thread ? "on" : "off",
+  GSHMEM_LOG_INFO(UCX, "UCX transport up: %d endpoints (made on first use, %d peers), worker thread mode %s, "
+                  "timeout %ld s, progress thread %s, waits %s", nlinked_.load(), npes_ - 1, multi_ ? "multi" : "single", timeout_s_, cfg_.progress_thread ? "on" : "off",
                   efd_ >= 0 ? "sleep in the event descriptor" : "yield");
   if (cfg_.progress_thread) startProgressThread();
   *out = std::move(reach);
@@ -272,7 +205,7 @@ Status UcxTransport::flushPeers(const char* what) {
   // Start one endpoint flush per peer with unflushed operations, then wait for all of them.
   Completions c;
   ucp_request_param_t prm{};
-  for (int pe : remote_) {
+  for (int pe : linked()) {
     Peer& p = peer(pe);
     uint64_t target = p.posted.load(std::memory_order_acquire);
     if (target == p.done.load(std::memory_order_acquire)) continue;
@@ -294,7 +227,7 @@ void UcxTransport::watchdog(uint64_t /*caller's clock*/) {
   const uint64_t now = coarseNs();
   last_watch_.store(now, std::memory_order_relaxed);
   ucp_request_param_t prm{};
-  for (int pe : remote_) {
+  for (int pe : linked()) {
     Peer& p = peer(pe);
     if (p.bg_req) {
       ucs_status_t s = ucp_request_check_status(p.bg_req);
@@ -329,6 +262,7 @@ void UcxTransport::watchdog(uint64_t /*caller's clock*/) {
 Status UcxTransport::putNbi(const RemoteAddr& dst, const void* src, std::size_t n) {
   if (n == 0) return Status::Ok;
   if (n <= agg_max_) return batchPut(dst.pe, dst, src, n);
+  GSHMEM_CHECK(link(dst.pe));
   GSHMEM_CHECK(flushBatchTo(dst.pe));  // puts to one peer land in issue order, batched or not
   Peer& p = peer(dst.pe);
   ucp_request_param_t prm{};
@@ -339,6 +273,7 @@ Status UcxTransport::putNbi(const RemoteAddr& dst, const void* src, std::size_t 
 }
 
 Status UcxTransport::postGet(const RemoteAddr& src, void* dst, std::size_t n, void** req) {
+  GSHMEM_CHECK(link(src.pe));
   GSHMEM_CHECK(flushBatchTo(src.pe));  // a get after a batched put to the same address sees the put
   Peer& p = peer(src.pe);
   ucp_request_param_t prm{};
@@ -370,6 +305,7 @@ Status UcxTransport::getNbi(const RemoteAddr& src, void* dst, std::size_t n) {
 Status UcxTransport::amo(const RemoteAddr& dst, AmoOp op, unsigned size, uint64_t value, uint64_t cond,
                          uint64_t* result) {
   if (size != 4 && size != 8) return Status::InvalidArgument;
+  GSHMEM_CHECK(link(dst.pe));
   GSHMEM_CHECK(flushBatchTo(dst.pe));
   Peer& p = peer(dst.pe);
   const int mode = p.amo_mode.load(std::memory_order_acquire);
@@ -458,7 +394,7 @@ Status UcxTransport::fence() {
   // Send the batches, then fence only when something is outstanding; UCP orders what follows after what was
   // posted before.
   if (!dirty_.empty()) GSHMEM_CHECK(flushBatches());
-  for (int pe : remote_) {
+  for (int pe : linked()) {
     Peer& p = peer(pe);
     if (p.posted.load(std::memory_order_acquire) != p.done.load(std::memory_order_acquire)) {
       GSHMEM_UCS_CHECK(ucp_worker_fence(worker_));
@@ -534,7 +470,8 @@ void UcxTransport::teardown(bool collective) {
     }
     closing_.store(true);
     stopProgressThread();
-    for (int pe : remote_) {
+    GSHMEM_LOG_DEBUG(UCX, "UCX transport down: %d endpoints were made, of %d peers", nlinked_.load(), npes_ - 1);
+    for (int pe : linked()) {
       Peer& p = peer(pe);
       if (p.bg_req) {
         ucp_request_free(p.bg_req);
@@ -544,7 +481,7 @@ void UcxTransport::teardown(bool collective) {
     ucp_request_param_t prm{};
     prm.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
     prm.flags = UCP_EP_CLOSE_FLAG_FORCE;
-    for (int pe : remote_) {
+    for (int pe : linked()) {
       Peer& p = peer(pe);
       for (auto& rk : p.rkey)
         if (rk) {
@@ -570,8 +507,10 @@ void UcxTransport::teardown(bool collective) {
   }
   ucp_cleanup(ctx_);
   ctx_ = nullptr;
-  remote_.clear();
+  nlinked_.store(0);
   peers_.reset();
+  cards_.clear();
+  cards_.shrink_to_fit();
 }
 
 }  // namespace ucxt
