@@ -39,6 +39,13 @@ inline uint64_t hash64(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
 /** A double in (0, 1] from the top 53 bits of h. */
 inline double u01(uint64_t h) { return (double)((h >> 11) + 1) * (1.0 / 9007199254740992.0); }
 
+/** The spin glass's energy drift for --check-energy: |e - e0| relative to |e0|, or to the spin count n where a
+ *  random start has |e0| << n (about sqrt(3 n)). */
+inline double energyDrift(double e0, double e, double n) {
+  const double a0 = e0 < 0 ? -e0 : e0, d = e - e0;
+  return (d < 0 ? -d : d) / (a0 > n ? a0 : n);
+}
+
 inline double wtime() {
   using clk = std::chrono::steady_clock;
   return std::chrono::duration<double>(clk::now().time_since_epoch()).count();

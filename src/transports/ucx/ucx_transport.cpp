@@ -159,7 +159,8 @@ Status UcxTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& regi
   }
   wakeSetup();
   GSHMEM_LOG_INFO(UCX, "UCX transport up: %d endpoints (made on first use, %d peers), worker thread mode %s, "
-                  "timeout %ld s, progress thread %s, waits %s", nlinked_.load(), npes_ - 1, multi_ ? "multi" : "single", timeout_s_, cfg_.progress_thread ? "on" : "off",
+                  "timeout %ld s, progress thread %s, waits %s", nlinked_.load(), npes_ - 1,
+                  multi_ ? "multi" : "single", timeout_s_, cfg_.progress_thread ? "on" : "off",
                   efd_ >= 0 ? "sleep in the event descriptor" : "yield");
   if (cfg_.progress_thread) startProgressThread();
   *out = std::move(reach);
