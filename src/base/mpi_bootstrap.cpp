@@ -9,9 +9,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <thread>
+#include <unordered_map>
+#include <vector>
 
 #include "base/bootstrap.hpp"
+#include "base/config.hpp"
 #include "base/log.hpp"
 #include "base/str_format.hpp"
 
@@ -136,24 +140,26 @@ class MpiBootstrap final : public Bootstrap {
     }
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
-    MPI_Comm local;
-    MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &local);
-    int local_rank = 0;
-    MPI_Comm_rank(local, &local_rank);
-    // Node id = rank (in comm_) of the node's local rank 0, then made dense.
-    int leader = rank_;
-    MPI_Bcast(&leader, 1, MPI_INT, 0, local);
-    MPI_Comm_free(&local);
-    std::vector<int> leaders(size_);
-    MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, comm_);
-    node_of_.assign(size_, -1);
-    int next = 0;
-    std::vector<int> dense(size_, -1);
-    for (int r = 0; r < size_; ++r) {
-      int l = leaders[r];
-      if (dense[l] < 0) dense[l] = next++;
-      node_of_[r] = dense[l];
+    // Node id: dense index, in rank order of first appearance, of the host name with the machine's boot id (as the
+    // socket bootstrap numbers nodes; the boot id keeps machines that share a name apart). One exchange, where
+    // MPI_Comm_split_type would cost a split and a broadcast more.
+    struct Name {
+      char text[96];
+    };
+    Name mine{};
+    gethostname(mine.text, 64);
+    mine.text[63] = '\0';
+    snprintf(mine.text + std::strlen(mine.text), sizeof mine.text - std::strlen(mine.text), "/%016llx",
+             static_cast<unsigned long long>(machineBootHash()));
+    std::vector<Name> names(size_);
+    if (MPI_Allgather(&mine, sizeof mine, MPI_BYTE, names.data(), sizeof mine, MPI_BYTE, comm_) != MPI_SUCCESS) {
+      *err = "MPI_Allgather of the host names failed";
+      return Status::RemoteError;
     }
+    std::unordered_map<std::string, int> dense;
+    node_of_.assign(size_, -1);
+    for (int r = 0; r < size_; ++r)
+      node_of_[r] = dense.emplace(std::string(names[r].text), static_cast<int>(dense.size())).first->second;
     return Status::Ok;
   }
 

@@ -74,7 +74,9 @@ for line in open(sys.argv[1]):
     rows.setdefault((int(np), lib), []).append(vals)
 keys = [("init_s", "init (s)"), ("barrier_us", "barrier (us)"), ("reduce8_us", "reduce 8 B (us)"),
         ("bcast8_us", "broadcast 8 B (us)"), ("alltoall8_us", "alltoall 8 B/PE (us)"),
-        ("split_ms", "team split (ms)"), ("rss_kb_max", "RSS per PE (KiB)"), ("fds_max", "fds per PE"),
+        ("split_ms", "team split (ms)"), ("rss_init_kb_max", "RSS per PE after init (KiB)"),
+        ("fds_init_max", "fds per PE after init"), ("rss_kb_max", "RSS per PE at the end (KiB)"),
+        ("fds_max", "fds per PE at the end"),
         ("udp_rx_per_pe_s", "UDP rx per PE per s")]
 def med(np, lib, k):
     v = [float(r[k]) for r in rows.get((np, lib), []) if r.get(k) not in (None, "n/a")]

@@ -9,13 +9,16 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "base/config.hpp"
+#include "base/log.hpp"
 #include "base/memfd.hpp"
 #include "base/str_format.hpp"
 #include "core/api.hpp"
@@ -32,12 +35,22 @@ namespace gshmem {
 
 namespace {
 
+/// What every PE tells the others once, in the regions phase (one exchange instead of one per question).
+struct InitCard {
+  uint64_t slots;  ///< GSHMEM_MAX_TEAMS: the control area's size depends on it
+  uint64_t heap;   ///< symmetric heap bytes
+  uint64_t data;   ///< data segment bytes
+  uint64_t boot;   ///< machineBootHash() of its machine; 0: the launcher's node stands in
+  uint64_t cores;  ///< online CPUs of its machine
+};
+
 struct InitState {
   std::unique_ptr<Bootstrap> given;  ///< the caller's bootstrap, adopted by the bootstrap phase
   LocalRegion heap;
   LocalRegion data;
   std::vector<std::string> why;  ///< per PE: why its transport was chosen (GSHMEM_INFO)
   int local_index = 0;           ///< this PE's index among the PEs of its machine (wait policy)
+  std::vector<InitCard> cards;   ///< every PE's card, from the regions phase to the wait-policy phase
 };
 InitState g_init;
 
@@ -100,23 +113,21 @@ constexpr long kCrowdedWaitSpins = 4;
 // "This machine" is the kernel (its boot id), not the launcher's node: PEs in other network namespaces or
 // containers of the same host are separate nodes to MPI and UCX but share the cores.
 Status waitPolicyInit(std::string* err) {
-  uint64_t boot = machineBootHash();  // 0: the launcher's node stands in
-  std::vector<uint64_t> boots(g_rt.n_pes);
-  GSHMEM_CHECK(allGatherOk(&boot, boots.data(), sizeof boot, err));
-  int local = 0;
+  const std::vector<InitCard>& all = g_init.cards;  // gathered by the regions phase
+  // A machine's key: its boot hash, or (where there is none) the launcher's node.
+  auto key = [&](int pe) { return all[pe].boot ? all[pe].boot : ~static_cast<uint64_t>(g_rt.node_of[pe]); };
+  std::unordered_map<uint64_t, int> count;  // PEs per machine
   for (int pe = 0; pe < g_rt.n_pes; ++pe) {
-    const bool here = boot ? boots[pe] == boot : g_rt.node_of[pe] == g_rt.node_of[g_rt.my_pe];
-    if (here && pe == g_rt.my_pe) g_init.local_index = local;
-    local += here;
+    if (pe == g_rt.my_pe) g_init.local_index = count[key(pe)];
+    ++count[key(pe)];
   }
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  g_rt.crowded = local > cores;
+  // Every PE judges every machine from the same cards, so all agree whether some machine is oversubscribed
+  // (collective algorithm choices depend on it).
+  for (int pe = 0; pe < g_rt.n_pes; ++pe)
+    g_rt.oversubscribed |= count[key(pe)] > static_cast<int>(all[pe].cores);
+  g_rt.crowded = count[key(g_rt.my_pe)] > static_cast<int>(all[g_rt.my_pe].cores);
   if (g_rt.crowded && g_rt.wait_spins > kCrowdedWaitSpins) g_rt.wait_spins = kCrowdedWaitSpins;
-  // The same answer on every PE (collective algorithm choices depend on it): some machine is oversubscribed.
-  const uint8_t mine = local > cores;
-  std::vector<uint8_t> over(g_rt.n_pes);
-  GSHMEM_CHECK(allGatherOk(&mine, over.data(), sizeof mine, err));
-  for (uint8_t o : over) g_rt.oversubscribed |= o != 0;
+  g_init.cards = std::vector<InitCard>();
   return Status::Ok;
 }
 
@@ -154,25 +165,23 @@ Status heapCreate(std::size_t user_bytes, LocalRegion* out) {
 /// The heap layout (control area offset) must be the same on every PE; the data segment too (same executable),
 /// else globals are not symmetric and the data region is dropped.
 Status regionsAgree(std::string* err) {
-  std::vector<uint64_t> sizes(g_rt.n_pes);
-  uint64_t slots = static_cast<uint64_t>(g_rt.team_slots);  // the control area's size depends on it
-  GSHMEM_CHECK(allGatherOk(&slots, sizes.data(), sizeof slots, err));
+  const InitCard mine = {static_cast<uint64_t>(g_rt.team_slots), g_init.heap.size, g_init.data.size,
+                         machineBootHash(), static_cast<uint64_t>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)))};
+  std::vector<InitCard>& all = g_init.cards;
+  all.assign(g_rt.n_pes, InitCard{});
+  GSHMEM_CHECK(allGatherOk(&mine, all.data(), sizeof mine, err));  // one exchange: each costs a round at scale
   for (int pe = 0; pe < g_rt.n_pes; ++pe)
-    if (sizes[pe] != slots)
+    if (all[pe].slots != mine.slots)
       return fail(err, Status::InvalidArgument, "PE %d has GSHMEM_MAX_TEAMS=%llu but this PE %llu: set the same "
-                  "GSHMEM_MAX_TEAMS on every PE", pe, static_cast<unsigned long long>(sizes[pe]),
-                  static_cast<unsigned long long>(slots));
-  uint64_t heap_bytes = g_init.heap.size;
-  GSHMEM_CHECK(allGatherOk(&heap_bytes, sizes.data(), sizeof heap_bytes, err));
+                  "GSHMEM_MAX_TEAMS on every PE", pe, static_cast<unsigned long long>(all[pe].slots),
+                  static_cast<unsigned long long>(mine.slots));
   for (int pe = 0; pe < g_rt.n_pes; ++pe)
-    if (sizes[pe] != heap_bytes)
+    if (all[pe].heap != mine.heap)
       return fail(err, Status::InvalidArgument,
                   "PE %d has a %llu-byte heap but this PE %llu bytes: set the same GSHMEM_SYMMETRIC_SIZE on every PE",
-                  pe, static_cast<unsigned long long>(sizes[pe]), static_cast<unsigned long long>(heap_bytes));
-  uint64_t mine = g_init.data.size;
-  GSHMEM_CHECK(allGatherOk(&mine, sizes.data(), sizeof mine, err));
-  for (uint64_t s : sizes)
-    if (s != mine) {
+                  pe, static_cast<unsigned long long>(all[pe].heap), static_cast<unsigned long long>(mine.heap));
+  for (const InitCard& c : all)
+    if (c.data != mine.data) {
       GSHMEM_LOG_WARN(MEM, "PEs run executables with different data segments: globals are not symmetric");
       if (g_init.data.fd >= 0) close(g_init.data.fd);
       g_init.data = LocalRegion{};
@@ -227,6 +236,12 @@ bool transportEnabled(const char* name, const std::string& choice) {
 
 /// Collective: true when some PE has a peer that no transport connected so far reaches.
 Status anyUnreached(bool* out, std::string* err) {
+  // PEs on more than one node: the transports before the on-demand ones (load/store) cannot reach them all, and
+  // every PE knows it from the same node map without an exchange.
+  if (std::any_of(g_rt.node_of.begin(), g_rt.node_of.end(), [](int n) { return n != g_rt.node_of[0]; })) {
+    *out = true;
+    return Status::Ok;
+  }
   int mine = std::count(g_rt.peer_via.begin(), g_rt.peer_via.end(), std::string()) > 0 ? 1 : 0;
   std::vector<int> all(g_rt.n_pes);
   GSHMEM_CHECK(allGatherOk(&mine, all.data(), sizeof mine, err));
@@ -414,8 +429,8 @@ const Phase kPhases[] = {
     {bootstrapInit, bootstrapFini, "bootstrap"},
     {paramsInit, nullptr, "params"},
     {livenessBegin, livenessFini, "liveness"},
-    {waitPolicyInit, nullptr, "waitpolicy"},
     {regionsInit, regionsFini, "regions"},
+    {waitPolicyInit, nullptr, "waitpolicy"},
     {transportsInit, transportsFini, "transports"},
     {livenessAttach, livenessFini, "attach"},  // stops the heartbeat before the heaps go
     {selectorInit, selectorFini, "selector"},
@@ -455,12 +470,19 @@ void initPhasesRun(const char* call, std::unique_ptr<Bootstrap> bs) {
   if (g_done == 0)
     liveness::initTimerArm(earlyTimeout(), "the bootstrap (the launcher's start of every PE and its first "
                            "collectives)");
+  double took_ms[kNumPhases];
+  std::fill(took_ms, took_ms + kNumPhases, -1.0);
   for (; g_done < kNumPhases; ++g_done) {
     std::string err;
     if (g_done > 1) testStopInInit(call, kPhases[g_done].name);
     liveness::initPhase(kPhases[g_done].name);
+    const auto t0 = std::chrono::steady_clock::now();
     if (isError(kPhases[g_done].init(&err))) fatal(call, "%s", err.c_str());
+    took_ms[g_done] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
+  for (int i = 0; i < kNumPhases; ++i)  // the log level is known once the params phase has run
+    if (took_ms[i] >= 0)
+      GSHMEM_LOG_DEBUG(INIT, "PE %d: init phase %s took %.1f ms", g_rt.my_pe, kPhases[i].name, took_ms[i]);
   liveness::initTimerDisarm();  // GSHMEM_TIMEOUT=0, or a re-init
   liveness::initPhase("the closing barrier");  // the runtime's last barrier: ends once the runtime is initialized
 }

@@ -10,6 +10,7 @@
 //   endpoint instead (ucx_am.cpp).
 // - An endpoint, once made, lives until teardown; a peer never addressed through UCX (a PE of this node reached by
 //   shared memory) has none, so it holds no socket and no UCX state here, only its card.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
@@ -54,16 +55,32 @@ Status UcxTransport::exchangeCards(const std::vector<LocalRegion>& regions, std:
     ucp_rkey_buffer_release(rk);
   }
   memcpy(card.data(), &h, sizeof h);
-  // Cards differ in length: gather the lengths, then cards padded to the longest.
-  uint64_t len = card.size();
-  std::vector<uint64_t> lens(npes_);
-  GSHMEM_CHECK(bs_->allGather(&len, lens.data(), sizeof len));
+  // Cards differ in length. One exchange of fixed slots (the length, then the card) serves cards up to
+  // kCardSlot - 8 bytes (a TCP worker's is about 180); a longer one costs a second exchange, of cards padded to the
+  // longest. Each exchange is a round of every PE at init.
+  constexpr std::size_t kCardSlot = 512;
+  const uint64_t len = card.size();
+  std::vector<char> slot(kCardSlot, 0), slots(kCardSlot * npes_);
+  memcpy(slot.data(), &len, sizeof len);
+  memcpy(slot.data() + sizeof len, card.data(), std::min<std::size_t>(len, kCardSlot - sizeof len));
+  GSHMEM_CHECK(bs_->allGather(slot.data(), slots.data(), kCardSlot));
   uint64_t maxlen = 0;
-  for (uint64_t l : lens) maxlen = l > maxlen ? l : maxlen;
-  card.resize(maxlen);
-  all->resize(maxlen * npes_);
-  GSHMEM_CHECK(bs_->allGather(card.data(), all->data(), maxlen));
+  for (int pe = 0; pe < npes_; ++pe) {
+    uint64_t l = 0;
+    memcpy(&l, slots.data() + pe * kCardSlot, sizeof l);
+    maxlen = l > maxlen ? l : maxlen;
+  }
+  all->assign(maxlen * npes_, 0);
   *stride = maxlen;
+  if (maxlen > kCardSlot - sizeof len) {
+    card.resize(maxlen);
+    return bs_->allGather(card.data(), all->data(), maxlen);
+  }
+  for (int pe = 0; pe < npes_; ++pe) {
+    uint64_t l = 0;
+    memcpy(&l, slots.data() + pe * kCardSlot, sizeof l);
+    memcpy(all->data() + pe * maxlen, slots.data() + pe * kCardSlot + sizeof len, l);
+  }
   return Status::Ok;
 }
 
