@@ -99,9 +99,13 @@ Algo chooseAlgo(Family family, std::size_t bytes);
 /// A broadcast on a team never pushes (it pulls). With a member not mapped here kPull becomes kPush (fcollect,
 /// alltoall) or kSync (broadcast); without a usable mailbox both become kSync.
 Algo chooseMove(const Group& g, Family family, std::size_t bytes);
-/// chooseAlgo for reduce and broadcast over a group whose members span more than one node (`spans_nodes`) or not:
-/// auto takes kTree for a spanning group up to treeMax(); forced tree takes it whenever the block fits a message.
-Algo chooseAlgo(Family family, std::size_t bytes, bool spans_nodes);
+/// chooseAlgo for reduce and broadcast over a group of `members` PEs that span more than one node (`spans_nodes`)
+/// or not: auto takes kTree for a spanning group up to treeMax() (where some machine runs more PEs than cores, only
+/// from kCrowdedTreeMembers members on); forced tree takes it whenever the block fits a message.
+Algo chooseAlgo(Family family, std::size_t bytes, bool spans_nodes, int members);
+/// Where PEs outnumber the cores of some machine, the smallest group for which auto takes the reduce and broadcast
+/// trees: below it the flat mailbox's one hop is as fast as the trees' two or more scheduler turns.
+constexpr int kCrowdedTreeMembers = 9;
 /// chooseAlgo for a reduction over `g`: auto takes kTree when the members span more than one node and the array
 /// fits treeMax(), else what chooseAlgo picks.
 Algo chooseReduce(const Group& g, std::size_t bytes);

@@ -80,10 +80,14 @@ Algo chooseAlgo(Family family, std::size_t bytes) {
 
 namespace {
 
-/// Whether auto may take the trees at all. Each hop of a tree waits for its receiver to run; with more PEs than
-/// cores that wait is a scheduler turn, and the flat mailbox (one hop, every message sent at once) finishes first
-/// at the PE counts such a machine holds, so auto keeps it there.
+/// Whether auto may take the fcollect tree. Each hop of a tree waits for its receiver to run; with more PEs than
+/// cores that wait is a scheduler turn, and auto keeps the flat mailbox (one hop, every message sent at once) there.
 bool treeAuto() { return !g_rt.oversubscribed; }
+
+/// Whether auto may take the reduce and broadcast trees for a group of `members`. With more PEs than cores the flat
+/// mailbox's N - 1 messages per PE are scheduler turns too: on namespace hosts sharing two cores the trees were as
+/// fast at 8 members and 8 to 75 times faster from 16 on, so crowded machines take them from kCrowdedTreeMembers.
+bool treeAuto(int members) { return !g_rt.oversubscribed || members >= kCrowdedTreeMembers; }
 
 }  // namespace
 
@@ -92,21 +96,23 @@ std::size_t treeMax() {
   return params().COLL_TREE_MAX ? std::min<std::size_t>(params().COLL_TREE_MAX, cap) : cap;
 }
 
-Algo chooseAlgo(Family family, std::size_t bytes, bool spans_nodes) {
+Algo chooseAlgo(Family family, std::size_t bytes, bool spans_nodes, int members) {
   const bool tree_family = family == Family::kReduce || family == Family::kBroadcast;
   if (tree_family && mailbox::usable() && bytes <= std::min(mailbox::capacity(), kTreeMaxBytes)) {
     const std::string& want = forced(family);
-    if (want == "tree" || (want == "auto" && spans_nodes && treeAuto() && bytes <= treeMax())) return Algo::kTree;
+    if (want == "tree" || (want == "auto" && spans_nodes && treeAuto(members) && bytes <= treeMax()))
+      return Algo::kTree;
   }
   return chooseAlgo(family, bytes);
 }
 
 Algo chooseReduce(const Group& g, std::size_t bytes) {
-  return chooseAlgo(Family::kReduce, bytes, spansNodes(g));
+  return chooseAlgo(Family::kReduce, bytes, spansNodes(g), g.size);
 }
 
 Algo chooseMove(const Group& g, Family family, std::size_t bytes) {
-  if (family == Family::kBroadcast && chooseAlgo(family, bytes, spansNodes(g)) == Algo::kTree) return Algo::kTree;
+  if (family == Family::kBroadcast && chooseAlgo(family, bytes, spansNodes(g), g.size) == Algo::kTree)
+    return Algo::kTree;
   if (family == Family::kCollect && mailbox::usable()) {  // fcollect: the largest node's blocks in one message
     const std::string& want = forced(family);
     if (want == "tree" || (want == "auto" && treeAuto() && spansNodes(g))) {

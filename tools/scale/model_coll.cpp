@@ -72,7 +72,7 @@ Nodes nodesOf(const Config& c) {
 void reduceRow(const Config& c, Result* r, Table* t) {
   const double n = double(c.n_pes), rem = remotePeers(c);
   const Nodes d = nodesOf(c);
-  const coll::Algo a = coll::chooseAlgo(coll::Family::kReduce, 8, d.k > 1);
+  const coll::Algo a = coll::chooseAlgo(coll::Family::kReduce, 8, d.k > 1, static_cast<int>(c.n_pes));
   const std::string name = coll::algoName(a);
   if (a == coll::Algo::kTree) {
     // reduceTree: each non-leader sends its source to its leader and gets the result back. Up to kTreeFlatLeaders
@@ -112,7 +112,7 @@ void reduceRow(const Config& c, Result* r, Table* t) {
 void broadcastRow(const Config& c, Result* r, Table* t) {
   const double n = double(c.n_pes);
   const Nodes d = nodesOf(c);
-  const coll::Algo a = coll::chooseAlgo(coll::Family::kBroadcast, 8, d.k > 1);
+  const coll::Algo a = coll::chooseAlgo(coll::Family::kBroadcast, 8, d.k > 1, static_cast<int>(c.n_pes));
   if (a == coll::Algo::kTree) {
     // broadcastTree: a k-nomial tree of radix kTreeRadix over the K leaders, then each leader to its node; the
     // root serves up to kTreeRadix - 1 leaders per level.
