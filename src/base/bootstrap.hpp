@@ -6,12 +6,23 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "base/status.hpp"
 
 namespace gshmem {
+
+/// One id per rank from one key per rank: the index of the rank's key among the distinct keys in rank order of
+/// first appearance (the bootstraps' node ids, from host names).
+inline std::vector<int> denseIds(const std::vector<std::string>& keys) {
+  std::unordered_map<std::string, int> index;
+  std::vector<int> ids(keys.size());
+  for (std::size_t r = 0; r < keys.size(); ++r)
+    ids[r] = index.emplace(keys[r], static_cast<int>(index.size())).first->second;
+  return ids;
+}
 
 /// Collective operations over all PEs of the job. Every method is collective unless said otherwise,
 /// may block, and must be called by one thread at a time.
@@ -23,7 +34,7 @@ class Bootstrap {
   /// Not collective.
   virtual int rank() const = 0;
   virtual int size() const = 0;
-  /// Node index of each rank (dense, 0..nodes-1), from the launcher's view of shared-memory domains.
+  /// Node index of each rank (dense, 0..nodes-1, numbered by denseIds from each rank's host name).
   virtual const std::vector<int>& nodeOf() const = 0;
   /// Gather `bytes` from every rank into `out` (size()*bytes, rank order).
   virtual Status allGather(const void* in, void* out, std::size_t bytes) = 0;

@@ -11,7 +11,6 @@
 #include <cstring>
 #include <string>
 #include <thread>
-#include <unordered_map>
 #include <vector>
 
 #include "base/bootstrap.hpp"
@@ -156,10 +155,9 @@ class MpiBootstrap final : public Bootstrap {
       *err = "MPI_Allgather of the host names failed";
       return Status::RemoteError;
     }
-    std::unordered_map<std::string, int> dense;
-    node_of_.assign(size_, -1);
-    for (int r = 0; r < size_; ++r)
-      node_of_[r] = dense.emplace(std::string(names[r].text), static_cast<int>(dense.size())).first->second;
+    std::vector<std::string> keys(size_);
+    for (int r = 0; r < size_; ++r) keys[r] = names[r].text;
+    node_of_ = denseIds(keys);
     return Status::Ok;
   }
 

@@ -185,13 +185,9 @@ Status SocketBootstrap::nodesLearn(std::string* err) {
     *err = "the bootstrap allgather of host names failed";
     return Status::RemoteError;
   }
-  node_of_.assign(size_, -1);
-  int nodes = 0;
-  for (int r = 0; r < size_; ++r) {
-    for (int q = 0; q < r && node_of_[r] < 0; ++q)
-      if (std::strncmp(all[q].name, all[r].name, sizeof me.name) == 0) node_of_[r] = node_of_[q];
-    if (node_of_[r] < 0) node_of_[r] = nodes++;
-  }
+  std::vector<std::string> keys(size_);
+  for (int r = 0; r < size_; ++r) keys[r].assign(all[r].name, strnlen(all[r].name, sizeof me.name));
+  node_of_ = denseIds(keys);
   return Status::Ok;
 }
 

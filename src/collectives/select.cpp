@@ -80,14 +80,15 @@ Algo chooseAlgo(Family family, std::size_t bytes) {
 
 namespace {
 
-/// Whether auto may take the fcollect tree. Each hop of a tree waits for its receiver to run; with more PEs than
-/// cores that wait is a scheduler turn, and auto keeps the flat mailbox (one hop, every message sent at once) there.
-bool treeAuto() { return !g_rt.oversubscribed; }
-
-/// Whether auto may take the reduce and broadcast trees for a group of `members`. With more PEs than cores the flat
-/// mailbox's N - 1 messages per PE are scheduler turns too: on namespace hosts sharing two cores the trees were as
-/// fast at 8 members and 8 to 75 times faster from 16 on, so crowded machines take them from kCrowdedTreeMembers.
-bool treeAuto(int members) { return !g_rt.oversubscribed || members >= kCrowdedTreeMembers; }
+/// Whether auto may take family f's tree for a group of `members`. Each hop of a tree waits for its receiver to
+/// run; with more PEs than cores that wait is a scheduler turn. So is each of the flat mailbox's N - 1 messages per
+/// PE: on namespace hosts sharing two cores the reduce and broadcast trees were as fast at 8 members and 8 to 75
+/// times faster from 16 on, so crowded machines take them from kCrowdedTreeMembers. fcollect's tree was not
+/// measured there: crowded machines keep its flat mailbox (one hop, every message sent at once).
+bool treeAuto(Family f, int members) {
+  if (!g_rt.oversubscribed) return true;
+  return f != Family::kCollect && members >= kCrowdedTreeMembers;
+}
 
 }  // namespace
 
@@ -100,7 +101,7 @@ Algo chooseAlgo(Family family, std::size_t bytes, bool spans_nodes, int members)
   const bool tree_family = family == Family::kReduce || family == Family::kBroadcast;
   if (tree_family && mailbox::usable() && bytes <= std::min(mailbox::capacity(), kTreeMaxBytes)) {
     const std::string& want = forced(family);
-    if (want == "tree" || (want == "auto" && spans_nodes && treeAuto(members) && bytes <= treeMax()))
+    if (want == "tree" || (want == "auto" && spans_nodes && treeAuto(family, members) && bytes <= treeMax()))
       return Algo::kTree;
   }
   return chooseAlgo(family, bytes);
@@ -115,7 +116,7 @@ Algo chooseMove(const Group& g, Family family, std::size_t bytes) {
     return Algo::kTree;
   if (family == Family::kCollect && mailbox::usable()) {  // fcollect: the largest node's blocks in one message
     const std::string& want = forced(family);
-    if (want == "tree" || (want == "auto" && treeAuto() && spansNodes(g))) {
+    if (want == "tree" || (want == "auto" && treeAuto(family, g.size) && spansNodes(g))) {
       const std::size_t bundle = treeBundleBytes(g, bytes);
       if (bundle <= std::min(mailbox::capacity(), kTreeMaxBytes) && (want == "tree" || bundle <= treeMax()))
         return Algo::kTree;
@@ -160,9 +161,12 @@ std::string describeAlgos(const char* prefix) {
       out += line;
     }
     if (fam != Family::kAlltoall && forced(fam) == "auto" && mailbox::usable()) {
-      if (treeAuto())
+      if (treeAuto(fam, 0))
         snprintf(line, sizeof line, "%s  groups spanning nodes: tree up to %zu B%s (GSHMEM_COLL_TREE_MAX)\n",
                  prefix, treeMax(), fam == Family::kCollect ? " per node (fcollect)" : "");
+      else if (treeAuto(fam, kCrowdedTreeMembers))
+        snprintf(line, sizeof line, "%s  groups spanning nodes: tree up to %zu B from %d members (GSHMEM_COLL_TREE_MAX;"
+                 " more PEs than cores)\n", prefix, treeMax(), kCrowdedTreeMembers);
       else
         snprintf(line, sizeof line, "%s  groups spanning nodes: no tree (more PEs than cores)\n", prefix);
       out += line;

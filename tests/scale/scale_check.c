@@ -16,9 +16,9 @@
  *   wait       PE 0 sleeps S seconds while every other PE waits in shmem_barrier_all (S = 0: skipped): a PE that
  *              only waits must not be taken for a dead one, however long the wait
  * Per PE, read from /proc after init (before any collective has addressed a peer) and at the end: resident memory
- * (VmRSS) and open descriptors. Per host (PEs
- * grouped by hostname; the lowest PE of each reads for its host): UDP datagrams received and receive-buffer drops
- * of the host's network namespace (/proc/net/snmp), between the two readings.
+ * (VmRSS) and open descriptors. Per host (PEs grouped by hostname; the lowest PE of each reads for its host): UDP
+ * datagrams received and receive-buffer drops of the host's network namespace (/proc/net/snmp), between the two
+ * readings.
  * PE 0 prints one `scale:` line of key=value pairs (times are the largest over the PEs, per operation) and, when
  * every check held, "scale_check: N PEs: SUCCESS". Exit status 1 on a wrong value. */
 #include <shmem.h>

@@ -64,23 +64,17 @@ Status UcxTransport::exchangeCards(const std::vector<LocalRegion>& regions, std:
   memcpy(slot.data(), &len, sizeof len);
   memcpy(slot.data() + sizeof len, card.data(), std::min<std::size_t>(len, kCardSlot - sizeof len));
   GSHMEM_CHECK(bs_->allGather(slot.data(), slots.data(), kCardSlot));
-  uint64_t maxlen = 0;
-  for (int pe = 0; pe < npes_; ++pe) {
-    uint64_t l = 0;
-    memcpy(&l, slots.data() + pe * kCardSlot, sizeof l);
-    maxlen = l > maxlen ? l : maxlen;
-  }
+  std::vector<uint64_t> lens(npes_);
+  for (int pe = 0; pe < npes_; ++pe) memcpy(&lens[pe], slots.data() + pe * kCardSlot, sizeof len);
+  const uint64_t maxlen = *std::max_element(lens.begin(), lens.end());
   all->assign(maxlen * npes_, 0);
   *stride = maxlen;
   if (maxlen > kCardSlot - sizeof len) {
     card.resize(maxlen);
     return bs_->allGather(card.data(), all->data(), maxlen);
   }
-  for (int pe = 0; pe < npes_; ++pe) {
-    uint64_t l = 0;
-    memcpy(&l, slots.data() + pe * kCardSlot, sizeof l);
-    memcpy(all->data() + pe * maxlen, slots.data() + pe * kCardSlot + sizeof len, l);
-  }
+  for (int pe = 0; pe < npes_; ++pe)
+    memcpy(all->data() + pe * maxlen, slots.data() + pe * kCardSlot + sizeof len, lens[pe]);
   return Status::Ok;
 }
 
