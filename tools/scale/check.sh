@@ -42,14 +42,14 @@ expect control_bytes "int((139520 + $N * 520 + $N * 64 + 2 * $N * 320 + 8 * $N *
 # log2(128) = 7 in recursive doubling, sends 31 results, each message acknowledged; the job sends 2(N-K) on the
 # nodes and K x 7 between them, each acknowledged. Tree broadcast (radix 8 over 128 leaders): the root sends to
 # leader 64, then 8, 16, ..., 56, then 1..7 (15 in all), and to its 31 node-mates.
-# Dissemination barrier, log2(4096) = 12 rounds;
+# Hierarchical barrier: dissemination among the 4096 / 32 = 128 node leaders, log2(128) = 7 rounds per leader;
 # split: 2 AMOs per member (mask, triplet), a probe per remote-node peer, two barriers; split_2d: 64 rows + 64 columns.
 expect reduce_msgs_per_pe "2 * (31 + 7)"
 expect reduce_msgs_job "2 * (2 * ($N - 128) + 128 * 7)"
 expect bcast_root_msgs "15 + 31"
-expect barrier_msgs_per_pe 12
+expect barrier_msgs_per_pe 7
 expect split_amos_per_pe "2 * $N"
-expect split_msgs_per_pe "2 * $N + $remote + 2 * 12"
+expect split_msgs_per_pe "2 * $N + $remote + 2 * 7"
 expect split2d_splits 128
 expect quiet_peers "$remote"
 # GPU scratch slot: 16 MiB / (2N), 256-aligned.

@@ -69,10 +69,10 @@ void memoryRuntime(const Config& c, Builder& b, double* total) {
         "runtime.hpp: kWaitLineBytes; liveness.hpp: kBeatBytes", "fixed");
   b.row("**Control area total** (in the symmetric heap, on top of GSHMEM_SYMMETRIC_SIZE)", bytesText(ctrl),
         "runtime.hpp: controlBytes", "upper bound: resident once touched (mailbox slots: by collectives)");
-  const double peer_rt = double(n) * (sizeof(PeerEntry) + sizeof(int) + sizeof(std::string) + sizeof(PeerPath));
+  const double peer_rt = double(n) * (sizeof(PeerEntry) + sizeof(int) + sizeof(const char*) + sizeof(PeerPath));
   b.row("Peer table and per-peer runtime vectors", bytesText(peer_rt),
         "runtime.hpp: Runtime::peer_table, node_of, peer_via, peer_path (sizeof each element x N)",
-        "peer_via names fit std::string's inline buffer");
+        "peer_via: a pointer to the transport's name");
   const double live = double(liveness::watchdogBytes(static_cast<int>(std::min<long>(c.ppn, c.n_pes))));
   b.row("Liveness watchdog state", bytesText(live),
         "sync/liveness.cpp: liveness::watchdogBytes(PEs per node)",
@@ -89,9 +89,12 @@ void memoryRuntime(const Config& c, Builder& b, double* total) {
 void memoryUcx(const Config& c, const Env& e, Builder& b, double* total) {
 #if GSHMEM_SCALE_MODEL_UCX
   const double n = double(c.n_pes);
-  const double peers = n * sizeof(ucxt::Peer);
-  b.row("UCX peer table (one Peer per PE)", bytesText(peers),
-        "ucx_internal.hpp: sizeof(ucxt::Peer) = " + countText(sizeof(ucxt::Peer)) + " B (kAmoSlots AMO slots)");
+  const double slots = n * sizeof(std::atomic<ucxt::Peer*>);
+  b.row("UCX peer slots (a pointer per PE)", bytesText(slots), "ucx_internal.hpp: UcxTransport::peers_");
+  const double peers = remotePeers(c) * sizeof(ucxt::Peer);
+  b.row("UCX peer entries, once every remote-node PE was addressed (none at init)", bytesText(peers),
+        "ucx_internal.hpp: peer() makes a Peer at the first operation to, or answered message from, a PE; "
+        "sizeof(ucxt::Peer) = " + countText(sizeof(ucxt::Peer)) + " B (kAmoSlots AMO slots)");
   const double cards = n * double(e.card_bytes);
   b.row("UCX cards kept for endpoints made on first use (N)", bytesText(cards),
         "ucx_transport.cpp: connect -> exchangeCards (kept in cards_ for link)",
@@ -111,7 +114,7 @@ void memoryUcx(const Config& c, const Env& e, Builder& b, double* total) {
   b.val("ucx_batch_bytes", batch);
   b.val("ucx_card_bytes", cards);
   b.val("ucx_endpoints", remotePeers(c));
-  *total += peers + cards + eps + batch;
+  *total += slots + peers + cards + eps + batch;
 #else
   (void)c;
   (void)e;

@@ -41,7 +41,12 @@ struct Barrier {
 };
 Barrier worldBarrier(const Config& c) {
   const long n = c.n_pes;
-  const int algo = syncAlgoFor(static_cast<int>(n), n <= c.ppn);
+  const long nodes = (n + c.ppn - 1) / std::max(c.ppn, 1L);
+  const int algo = syncAlgoFor(static_cast<int>(n), n <= c.ppn, c.ppn > 1 ? static_cast<int>(nodes) : 0);
+  if (algo == kSyncHier) {  // leaders only: dissemination among the nodes; the others store to their leader
+    const double r = double(disseminationRounds(nodes));
+    return {r, r * double(nodes), "hierarchical"};
+  }
   if (algo == kSyncDissemination) {
     const double r = double(disseminationRounds(n));
     return {r, r * double(n), "dissemination"};
@@ -149,8 +154,10 @@ void barrierSplitRows(const Config& c, Result* r, Table* t) {
   const Barrier bar = worldBarrier(c);
   t->rows.push_back({std::string("shmem_barrier_all (") + bar.name + "): per PE", num(bar.per_pe) +
                          " signals, after a quiet (see below)",
-                     "core/sync/sync.cpp: barrierAll, syncAlgoFor, disseminationSync (ceil(log2 N) rounds)", ""});
-  t->rows.push_back({"shmem_barrier_all: whole job", num(bar.job), "the same, x N", ""});
+                     "core/sync/sync.cpp: barrierAll, syncAlgoFor, hierSync (leaders: ceil(log2 nodes) rounds) or "
+                     "disseminationSync (ceil(log2 N) rounds)", "hierarchical: per leader; other PEs send none"});
+  t->rows.push_back({"shmem_barrier_all: whole job", num(bar.job),
+                     std::string("the same, x ") + (std::string(bar.name) == "hierarchical" ? "nodes" : "N"), ""});
   // agreeSlot: a Set AMO of the used-slot mask to every member (and of the triplet with GSHMEM_CHECK >= 1), a quiet
   // (one probe per peer with a posted AMO: every remote-node PE), then two barriers over the parent.
   // Past 64 team slots the mask's other words go to every member by one put.

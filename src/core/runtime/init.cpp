@@ -48,7 +48,7 @@ struct InitState {
   std::unique_ptr<Bootstrap> given;  ///< the caller's bootstrap, adopted by the bootstrap phase
   LocalRegion heap;
   LocalRegion data;
-  std::vector<std::string> why;  ///< per PE: why its transport was chosen (GSHMEM_INFO)
+  std::vector<std::string> why;  ///< per PE: why its transport was chosen (PE 0 with GSHMEM_INFO only)
   int local_index = 0;           ///< this PE's index among the PEs of its machine (wait policy)
   std::vector<InitCard> cards;   ///< every PE's card, from the regions phase to the wait-policy phase
 };
@@ -242,7 +242,7 @@ Status anyUnreached(bool* out, std::string* err) {
     *out = true;
     return Status::Ok;
   }
-  int mine = std::count(g_rt.peer_via.begin(), g_rt.peer_via.end(), std::string()) > 0 ? 1 : 0;
+  int mine = std::count(g_rt.peer_via.begin(), g_rt.peer_via.end(), nullptr) > 0 ? 1 : 0;
   std::vector<int> all(g_rt.n_pes);
   GSHMEM_CHECK(allGatherOk(&mine, all.data(), sizeof mine, err));
   *out = std::find(all.begin(), all.end(), 1) != all.end();
@@ -252,13 +252,13 @@ Status anyUnreached(bool* out, std::string* err) {
 /// Record the peers that `t` reaches and no earlier transport does.
 void adoptPeers(Transport* t, const std::vector<PeerReach>& reach) {
   for (int pe = 0; pe < g_rt.n_pes; ++pe) {
-    if (!g_rt.peer_via[pe].empty() || reach[pe].caps == 0) continue;
+    if (g_rt.peer_via[pe] || reach[pe].caps == 0) continue;
     if (reach[pe].caps & kCapLoadStore)
       for (int r = 0; r < kNumRegions; ++r) g_rt.peer_table[pe].base[r] = reach[pe].mapped[r];
     else
       g_rt.remote = t;  // one transport reaches the unmapped peers
     g_rt.peer_via[pe] = t->name();
-    g_init.why[pe] = reach[pe].why;
+    if (!g_init.why.empty()) g_init.why[pe] = reach[pe].why;
   }
 }
 
@@ -283,8 +283,9 @@ Status transportsInit(std::string* err) {
   const std::string& choice = params().TRANSPORTS;
   std::vector<LocalRegion> regions = {g_init.heap, g_init.data};
   g_rt.peer_table.assign(g_rt.n_pes, PeerEntry{});
-  g_rt.peer_via.assign(g_rt.n_pes, std::string());
-  g_init.why.assign(g_rt.n_pes, std::string());
+  g_rt.peer_via.assign(g_rt.n_pes, nullptr);
+  // The reasons are read only by PE 0's GSHMEM_INFO report: kept there alone (a line per peer).
+  if (g_rt.my_pe == 0 && params().INFO) g_init.why.assign(g_rt.n_pes, std::string());
   for (int i = 0; i < kNumTransports; ++i) {
     const TransportEntry& e = kTransports[i];
     if (!transportEnabled(e.name, choice)) continue;
@@ -293,7 +294,7 @@ Status transportsInit(std::string* err) {
     if (needed) GSHMEM_CHECK(connectEntry(e, regions, err));
   }
   for (int pe = 0; pe < g_rt.n_pes; ++pe)
-    if (g_rt.peer_via[pe].empty())
+    if (!g_rt.peer_via[pe])
       return fail(err, Status::Unsupported, "PE %d cannot be reached by any transport (GSHMEM_TRANSPORTS=%s); use "
                   "auto or ucx", pe, choice.c_str());
   for (LocalRegion* r : {&g_init.heap, &g_init.data})
@@ -375,7 +376,7 @@ Status infoPrint(std::string*) {
             alias ? (from + ")").c_str() : "");
   }
   for (int pe = 0; pe < g_rt.n_pes; ++pe)
-    fprintf(stderr, "gshmem:   PE %d -> PE %d: %s (%s)\n", g_rt.my_pe, pe, g_rt.peer_via[pe].c_str(),
+    fprintf(stderr, "gshmem:   PE %d -> PE %d: %s (%s)\n", g_rt.my_pe, pe, g_rt.peer_via[pe],
             g_init.why[pe].c_str());
   fputs(g_rt.selector->describe("gshmem: ").c_str(), stderr);
   return Status::Ok;
@@ -461,6 +462,16 @@ long earlyTimeout() {
   return v && end != v && *end == '\0' && t >= 0 ? t : 60;
 }
 
+/// This process's resident set in KiB (/proc/self/statm), -1 when unknown.
+long residentKb() {
+  FILE* f = fopen("/proc/self/statm", "r");
+  if (!f) return -1;
+  long size = 0, resident = -1;
+  if (fscanf(f, "%ld %ld", &size, &resident) != 2) resident = -1;
+  fclose(f);
+  return resident < 0 ? -1 : resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
 }  // namespace
 
 void initPhasesRun(const char* call, std::unique_ptr<Bootstrap> bs) {
@@ -471,6 +482,7 @@ void initPhasesRun(const char* call, std::unique_ptr<Bootstrap> bs) {
     liveness::initTimerArm(earlyTimeout(), "the bootstrap (the launcher's start of every PE and its first "
                            "collectives)");
   double took_ms[kNumPhases];
+  long rss_kb[kNumPhases];  // resident set after each phase: what each one adds (DEBUG log)
   std::fill(took_ms, took_ms + kNumPhases, -1.0);
   for (; g_done < kNumPhases; ++g_done) {
     std::string err;
@@ -479,10 +491,12 @@ void initPhasesRun(const char* call, std::unique_ptr<Bootstrap> bs) {
     const auto t0 = std::chrono::steady_clock::now();
     if (isError(kPhases[g_done].init(&err))) fatal(call, "%s", err.c_str());
     took_ms[g_done] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    rss_kb[g_done] = residentKb();
   }
   for (int i = 0; i < kNumPhases; ++i)  // the log level is known once the params phase has run
     if (took_ms[i] >= 0)
-      GSHMEM_LOG_DEBUG(INIT, "PE %d: init phase %s took %.1f ms", g_rt.my_pe, kPhases[i].name, took_ms[i]);
+      GSHMEM_LOG_DEBUG(INIT, "PE %d: init phase %s took %.1f ms, resident %ld KiB after it", g_rt.my_pe,
+                       kPhases[i].name, took_ms[i], rss_kb[i]);
   liveness::initTimerDisarm();  // GSHMEM_TIMEOUT=0, or a re-init
   liveness::initPhase("the closing barrier");  // the runtime's last barrier: ends once the runtime is initialized
 }

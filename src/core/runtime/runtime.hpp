@@ -185,7 +185,7 @@ struct Runtime {
   std::vector<std::unique_ptr<Transport>> transports;
   std::vector<PeerEntry> peer_table;
   std::vector<int> node_of;
-  std::vector<std::string> peer_via;  ///< transport name per PE, for GSHMEM_INFO
+  std::vector<const char*> peer_via;  ///< transport name per PE (Transport::name()), for GSHMEM_INFO
   std::unique_ptr<Selector> selector;  ///< path-selection tables (core/select), built at init
   std::vector<PeerPath> peer_path;     ///< each PE's path class: the selector's key
   std::recursive_mutex alloc_lock;  ///< collective calls (malloc, team split) from several threads

@@ -17,9 +17,15 @@
 // What the tree gave for free, a running root after the barrier, a rooted collective asks for with teamLeadNextSync:
 // the next counter barrier then holds the others until that member has left (a bounded wait: it is a scheduling
 // hint, never needed for correctness), so the root is running when the next call from it starts.
+// A team whose members span nodes, and where several members share a node, uses a hierarchical barrier
+// (hierSync): the members of a node arrive at their node's leader (its lowest member) through shared memory, the
+// leaders run a dissemination barrier among themselves, and each leader releases its node with one store that its
+// members poll. Only leaders send messages between nodes (ceil(log2 K) each, K nodes), so a PE that is not a leader
+// makes no endpoint for barriers, however many PEs the job has.
 // Locks are MCS queue locks on the user's symmetric long (see setLock): a waiting PE polls its own memory, so a wait
 // sends nothing, and the holder hands the lock to the next PE in line with one AMO.
 #include <string>
+#include <vector>
 
 #include "base/config.hpp"
 #include "core/rma/ops.hpp"
@@ -36,8 +42,54 @@ constexpr int kOddCells = 16;            ///< odd epochs use cells 16..24 (the m
 constexpr int kCounterCell = 25;         ///< counter barrier: arrivals, in member 0's slot
 constexpr int kLeftCell = 26;            ///< counter barrier: the epoch the lead member last left, in member 0's slot
 constexpr int kLeadWaitYields = 16;      ///< most yields a member gives the lead member before leaving anyway
-static_assert(kOddCells > kReleaseCell && kOddCells + kReleaseCell < kCounterCell && kLeftCell < kMaxRounds,
-              "a slot holds kMaxRounds cells");
+constexpr int kHierArriveCell = 27;      ///< hierarchical barrier: arrivals of a node's members, in its leader's slot
+constexpr int kHierReleaseCell = 28;     ///< hierarchical barrier: the epoch a leader has released, in its slot
+static_assert(kOddCells > kReleaseCell && kOddCells + kReleaseCell < kCounterCell && kLeftCell < kHierArriveCell &&
+              kHierReleaseCell < kMaxRounds, "a slot holds kMaxRounds cells");
+
+/// A team's hierarchical layout, made at its first sync (every member makes its own from the same node map).
+struct NodeLayout {
+  int leader = -1;           ///< world PE of this PE's node leader (the node's lowest member)
+  int node_members = 0;      ///< members of this PE's node, itself included
+  int leader_index = -1;     ///< this PE's index among the leaders; -1 when it is not one
+  std::vector<int> leaders;  ///< world PEs of the leaders, one per node, in member order
+};
+std::vector<NodeLayout> g_layouts;  ///< per team slot, for the team now in it that uses hierSync
+
+/// Nodes among the team's members, and whether one of them holds more than one member.
+void countNodes(const gshmem_team* t, int* nodes, bool* shared) {
+  std::vector<char> seen;
+  *nodes = 0;
+  *shared = false;
+  for (int i = 0; i < t->size; ++i) {
+    const std::size_t node = static_cast<std::size_t>(g_rt.node_of[t->worldPe(i)]);
+    if (node >= seen.size()) seen.resize(node + 1, 0);
+    *shared |= seen[node] != 0;
+    *nodes += seen[node] == 0;
+    seen[node] = 1;
+  }
+}
+
+void layoutMake(const gshmem_team* t) {
+  if (g_layouts.size() <= static_cast<std::size_t>(t->slot)) g_layouts.resize(t->slot + 1);
+  NodeLayout& l = g_layouts[t->slot];
+  l = NodeLayout{};
+  const int my_node = g_rt.node_of[g_rt.my_pe];
+  std::vector<char> seen;
+  for (int i = 0; i < t->size; ++i) {
+    const int pe = t->worldPe(i);
+    const std::size_t node = static_cast<std::size_t>(g_rt.node_of[pe]);
+    if (node >= seen.size()) seen.resize(node + 1, 0);
+    if (!seen[node]) {
+      seen[node] = 1;
+      if (pe == g_rt.my_pe) l.leader_index = static_cast<int>(l.leaders.size());
+      l.leaders.push_back(pe);
+    }
+    if (static_cast<int>(node) != my_node) continue;
+    if (l.leader < 0) l.leader = pe;
+    ++l.node_members;
+  }
+}
 
 /// Wait until `ready()`; when it is not at once (the slow path), note in this PE's wait line (agree.hpp) that it
 /// waits for sync `epoch` of `t` on world PE `peer`, for the hang diagnoser.
@@ -87,7 +139,13 @@ namespace {
 /// where the tree pays two) and above one level. Every member decides alike: "mapped" is the same-node relation
 /// (or nobody is mapped, under GSHMEM_TRANSPORTS=ucx).
 int chooseSyncAlgo(const gshmem_team* t) {
-  return syncAlgoFor(t->size, !anyUnmapped(t->start, t->stride, t->size));
+  int nodes = 1;
+  bool shared = false;
+  const bool mapped = !anyUnmapped(t->start, t->stride, t->size);
+  if (!mapped) countNodes(t, &nodes, &shared);
+  const int algo = syncAlgoFor(t->size, mapped, shared ? nodes : 0);
+  if (algo == kSyncHier) layoutMake(t);
+  return algo;
 }
 
 /// Dissemination over cells 0..rounds-1 of the team's slot: in round r this PE stores the epoch into cell r of
@@ -108,6 +166,38 @@ std::atomic<uint64_t>* memberZeroCell(gshmem_team* t, int cell, const char* call
   return reinterpret_cast<std::atomic<uint64_t>*>(peerPtr(call, "sync cell", mine, sizeof(uint64_t), t->worldPe(0)));
 }
 
+/// The word `cell` of world PE `pe`'s slot of team `t`, as mapped here (`pe` is on this PE's node).
+std::atomic<uint64_t>* nodeCell(gshmem_team* t, int cell, int pe, const char* call) {
+  std::atomic<uint64_t>* mine = &slotCells(t->slot)[cell].value;
+  return reinterpret_cast<std::atomic<uint64_t>*>(peerPtr(call, "sync cell", mine, sizeof(uint64_t), pe));
+}
+
+/// Hierarchical barrier (the top of the file). A member adds one to its leader's arrival count and waits for the
+/// leader's release; a leader waits for node_members - 1 arrivals per epoch (the count only grows: every barrier
+/// of the team adds exactly that), runs dissemination with the other leaders over cells 0..rounds-1, then
+/// releases its node.
+void hierSync(gshmem_team* t, uint64_t epoch, const char* call) {
+  const NodeLayout& l = g_layouts[t->slot];
+  SyncCell* cells = slotCells(t->slot);
+  const long spins = barrierSpins();
+  if (l.leader_index < 0) {
+    nodeCell(t, kHierArriveCell, l.leader, call)->fetch_add(1, std::memory_order_acq_rel);
+    std::atomic<uint64_t>* released = nodeCell(t, kHierReleaseCell, l.leader, call);
+    syncWait(t, epoch, l.leader, call, spins, [&] { return released->load(std::memory_order_acquire) >= epoch; });
+    return;
+  }
+  const uint64_t arrivals = epoch * static_cast<uint64_t>(l.node_members - 1);
+  syncWait(t, epoch, -1, call, spins,
+           [&] { return cells[kHierArriveCell].value.load(std::memory_order_acquire) >= arrivals; });
+  const int k = static_cast<int>(l.leaders.size());
+  for (int r = 0, dist = 1; dist < k; ++r, dist <<= 1) {
+    signalCell(t, r, l.leaders[(l.leader_index + dist) % k], epoch);
+    syncWait(t, epoch, l.leaders[(l.leader_index + k - dist) % k], call, spins,
+             [&] { return cells[r].value.load(std::memory_order_acquire) >= epoch; });
+  }
+  if (l.node_members > 1) cells[kHierReleaseCell].value.store(epoch, std::memory_order_release);
+}
+
 /// Counter barrier: add one to member 0's counter and wait until it holds n * epoch (the slot is zeroed when the
 /// team is made, and every barrier of the team adds exactly n). With a lead member (teamLeadNextSync) the lead
 /// records the epoch it leaves, and the others give it up to kLeadWaitYields yields to do so first.
@@ -126,12 +216,16 @@ void counterSync(gshmem_team* t, uint64_t epoch, const char* call) {
 
 }  // namespace
 
-int syncAlgoFor(int size, bool mapped) {
+int syncAlgoFor(int size, bool mapped, int shared_nodes) {
   const std::string& want = params().BARRIER;
   if (want == "tree") return kSyncTree;
   if (want == "dissemination") return kSyncDissemination;
   if (mapped) return want == "counter" || g_rt.oversubscribed ? kSyncCounter : kSyncTree;
-  return size > 2 && size <= kTreeRadix + 1 ? kSyncTree : kSyncDissemination;
+  // Same-node members are mapped unless GSHMEM_TRANSPORTS=ucx (the same on every PE).
+  const bool hier_ok = shared_nodes > 1 && params().TRANSPORTS != "ucx";
+  if (want == "hierarchical" && hier_ok) return kSyncHier;
+  if (size > 2 && size <= kTreeRadix + 1 && want != "hierarchical") return kSyncTree;
+  return hier_ok ? kSyncHier : kSyncDissemination;
 }
 
 namespace {
@@ -145,7 +239,7 @@ int syncAlgo(gshmem_team* t) {
 }  // namespace
 
 const char* teamSyncAlgoName(gshmem_team* t) {
-  static const char* const kNames[] = {"tree", "dissemination", "counter"};
+  static const char* const kNames[] = {"tree", "dissemination", "counter", "hierarchical"};
   return t->size <= 1 ? "none (one member)" : kNames[syncAlgo(t)];
 }
 
@@ -189,14 +283,16 @@ void teamSyncImpl(gshmem_team* t, const char* call) {
   const int algo = syncAlgo(t);
   if (algo == kSyncDissemination) return disseminationSync(t, epoch, call);
   if (algo == kSyncCounter) return counterSync(t, epoch, call);
+  if (algo == kSyncHier) return hierSync(t, epoch, call);
   treeSync(t, epoch, call);
 }
 
 void teamSyncLast(gshmem_team* t, const char* call) {
   if (t->size <= 1) return;
-  if (syncAlgo(t) != kSyncCounter) return teamSyncImpl(t, call);
-  // The counter's members may still be reading member 0's word when member 0 leaves: end with the tree, whose
-  // cells (only ever written with epochs) are valid after any mix of counter and tree barriers.
+  if (syncAlgo(t) != kSyncCounter && syncAlgo(t) != kSyncHier) return teamSyncImpl(t, call);
+  // The counter's (or a node's) members may still be reading member 0's (the leader's) word when it leaves: end
+  // with the tree, whose cells (only ever written with epochs, each awaited by its owner) are valid after any mix
+  // of counter, hierarchical and tree barriers.
   treeSync(t, ++t->epoch, call);
 }
 

@@ -162,7 +162,8 @@ class UcxTransport final : public Transport {
   /// Make `pe`'s endpoint unless it exists: the only branch of an operation's hot path. The first use takes
   /// link_mu_ (never inside a worker callback: the worker's lock is held there, and ucp_ep_create takes it).
   Status link(int pe) {
-    return peers_[pe].linked.load(std::memory_order_acquire) ? Status::Ok : linkSlow(pe);
+    const Peer* p = peers_[pe].load(std::memory_order_acquire);
+    return p && p->linked.load(std::memory_order_acquire) ? Status::Ok : linkSlow(pe);
   }
   Status linkSlow(int pe) __attribute__((noinline, cold));
   /// The peers with an endpoint, in the order they were made: quiet, fence, the watchdog and teardown visit only
@@ -260,7 +261,14 @@ class UcxTransport final : public Transport {
   void stopProgressThread();
   void teardown(bool collective);
 
-  Peer& peer(int pe) { return peers_[pe]; }
+  /// `pe`'s entry, made on first use: by an operation to `pe`, or by a message from `pe` that needs an answer. A
+  /// peer the program never addresses costs one pointer here. Lock-free (a worker callback may make one).
+  Peer& peer(int pe) {
+    Peer* p = peers_[pe].load(std::memory_order_acquire);
+    return p ? *p : makePeer(pe);
+  }
+  Peer& makePeer(int pe) __attribute__((noinline, cold));
+  void freePeers();
   static void markPosted(Peer& p) { p.posted.fetch_add(1, std::memory_order_release); }
 
   TransportConfig cfg_;
@@ -274,7 +282,8 @@ class UcxTransport final : public Transport {
   ucp_context_h ctx_ = nullptr;
   ucp_worker_h worker_ = nullptr;
   ucp_mem_h memh_[kMaxRegions] = {};
-  std::unique_ptr<Peer[]> peers_;
+  std::unique_ptr<std::atomic<Peer*>[]> peers_;  // npes_ slots, null until peer() makes the entry
+  int amo_default_ = kAmoUnknown;  // a new entry's amo_mode (TransportConfig::amo)
   std::vector<char> cards_;          // every PE's card (worker address and packed rkeys), kept for link()
   std::size_t card_stride_ = 0;      // bytes per card in cards_
   std::unique_ptr<int[]> linked_;    // linked(): npes_ entries, the first nlinked_ written (under link_mu_)

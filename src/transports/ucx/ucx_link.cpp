@@ -82,7 +82,7 @@ Status UcxTransport::connectPeer(int pe, const char* card) {
   CardHeader h;
   memcpy(&h, card, sizeof h);
   const char* addr = card + sizeof h;
-  Peer& pr = peers_[pe];
+  Peer& pr = peer(pe);
   pr.err = ErrArg{this, pe};
   ucp_ep_params_t ep{};
   ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
@@ -116,7 +116,7 @@ Status UcxTransport::linkSlow(int pe) {
     return Status::Internal;
   }
   std::lock_guard<std::mutex> lk(link_mu_);
-  Peer& p = peers_[pe];
+  Peer& p = peer(pe);
   if (p.linked.load(std::memory_order_relaxed)) return Status::Ok;  // another thread made it meanwhile
   if (p.ep) return Status::Internal;  // an earlier attempt failed (and said so); the caller ends the job
   const Status s = connectPeer(pe, cards_.data() + card_stride_ * pe);

@@ -137,11 +137,10 @@ Status UcxTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& regi
   GSHMEM_CHECK(exchangeCards(regions, &cards_, &card_stride_));
   GSHMEM_LOG_DEBUG(UCX, "cards of %d PEs kept for endpoints made on first use: %zu bytes each", npes_, card_stride_);
 
-  peers_.reset(new Peer[npes_]);
+  amo_default_ = std::strcmp(cfg_.amo, "am") == 0 ? kAmoAm : kAmoUnknown;
+  peers_.reset(new std::atomic<Peer*>[npes_]());
   linked_.reset(new int[npes_]);
   nlinked_.store(0, std::memory_order_relaxed);
-  const int amo_mode = std::strcmp(cfg_.amo, "am") == 0 ? kAmoAm : kAmoUnknown;
-  for (int pe = 0; pe < npes_; ++pe) peer(pe).amo_mode.store(amo_mode, std::memory_order_relaxed);
   std::vector<PeerReach> reach(npes_);
   const auto& node = bs.nodeOf();
   const char* tls = getenv("UCX_TLS");
@@ -509,9 +508,25 @@ void UcxTransport::teardown(bool collective) {
   ucp_cleanup(ctx_);
   ctx_ = nullptr;
   nlinked_.store(0);
-  peers_.reset();
+  freePeers();
   cards_.clear();
   cards_.shrink_to_fit();
+}
+
+Peer& UcxTransport::makePeer(int pe) {
+  auto* made = new Peer;
+  made->amo_mode.store(amo_default_, std::memory_order_relaxed);
+  Peer* seen = nullptr;
+  if (peers_[pe].compare_exchange_strong(seen, made, std::memory_order_acq_rel, std::memory_order_acquire))
+    return *made;
+  delete made;  // another thread made it first
+  return *seen;
+}
+
+void UcxTransport::freePeers() {
+  if (!peers_) return;
+  for (int pe = 0; pe < npes_; ++pe) delete peers_[pe].exchange(nullptr);
+  peers_.reset();
 }
 
 }  // namespace ucxt
