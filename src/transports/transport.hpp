@@ -3,6 +3,7 @@
 // never calls the public API and never ends the job: errors come back as Status, and a lost peer is reported
 // through TransportConfig::on_peer_lost. The built-in transports are listed in transports/registry.cpp.
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -63,10 +64,14 @@ struct LocalRegion {
 };
 
 /// How one peer is reached, decided once at init.
+/// One per PE of the job, made at init by every transport: nothing in it is allocated per PE.
 struct PeerReach {
-  unsigned caps = 0;          ///< for the regions of the kind the transport serves (host, unless it says so)
-  std::vector<char*> mapped;  ///< per region: base of the peer's region as mapped here (nullptr when not mapped)
-  std::string why;            ///< one line for GSHMEM_INFO: why this transport was chosen
+  static constexpr int kMaxRegions = 4;
+  unsigned caps = 0;  ///< for the regions of the kind the transport serves (host, unless it says so)
+  std::array<char*, kMaxRegions> mapped{};  ///< per region: base of the peer's region as mapped here, or nullptr
+  /// One line for GSHMEM_INFO: why this transport was chosen. Static text, or text the transport keeps while it is
+  /// connected.
+  const char* why = "";
   /// Caps per memory kind of the peer's regions, so the core can ask "who reaches PE p's device heap, how".
   /// A transport that fills only `caps` serves host memory: capsFor() reads it for MemKind::Host then.
   unsigned kind_caps[kNumMemKinds] = {0, 0};

@@ -28,7 +28,7 @@ struct State {
   DeviceHeapDesc heap;
   std::unique_ptr<CudaIpcTransport> ipc;
   ShmChannel channel;
-  std::vector<std::string> why;  // per PE: the cuda_ipc transport's reason, for GSHMEM_INFO
+  std::vector<const char*> why;  // per PE: the cuda_ipc transport's reason (static text), for GSHMEM_INFO
 };
 State g;
 
@@ -66,7 +66,7 @@ Status channelConfig(const Params& p, ShmChannelConfig* cfg, std::string* err) {
 
 void printRoutes() {
   for (int pe = 0; pe < g_rt.n_pes; ++pe)
-    fprintf(stderr, "gshmem:   device PE %d -> PE %d: %s (%s)\n", g.me, pe, deviceRoute(pe), g.why[pe].c_str());
+    fprintf(stderr, "gshmem:   device PE %d -> PE %d: %s (%s)\n", g.me, pe, deviceRoute(pe), g.why[pe]);
 }
 
 }  // namespace
@@ -101,7 +101,7 @@ Status deviceInit(const DeviceHeapDesc& heap, std::string* err) {
   }
   std::vector<std::string> bus(n);
   std::vector<bool> mapped(n);
-  g.why.assign(n, std::string());
+  g.why.assign(n, "");
   for (int pe = 0; pe < n; ++pe) {
     bus[pe] = g.ipc->peerBusId(pe);
     mapped[pe] = g.ipc->peerBase(pe) != nullptr;

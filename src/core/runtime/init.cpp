@@ -249,6 +249,8 @@ Status anyUnreached(bool* out, std::string* err) {
   return Status::Ok;
 }
 
+static_assert(kNumRegions <= PeerReach::kMaxRegions, "PeerReach holds every region of the core");
+
 /// Record the peers that `t` reaches and no earlier transport does.
 void adoptPeers(Transport* t, const std::vector<PeerReach>& reach) {
   for (int pe = 0; pe < g_rt.n_pes; ++pe) {

@@ -73,7 +73,6 @@ Status CudaIpcTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& 
   const auto& node = bs.nodeOf();
   for (int pe = 0; pe < n; ++pe) {
     PeerReach& p = reach[pe];
-    p.mapped.assign(1, nullptr);
     p.setCaps(MemKind::Host, 0);
     if (cards[pe].has_heap) bus_[pe] = cards[pe].bus_id;
     const bool candidate = pe != me_ && cfg_.enable && cards[pe].has_heap && mine.has_heap && node[pe] == node[me_];

@@ -12,9 +12,8 @@ class SelfTransport final : public Transport {
 
   Status connect(Bootstrap& bs, const std::vector<LocalRegion>& regions, std::vector<PeerReach>* out) override {
     std::vector<PeerReach> reach(bs.size());
-    for (PeerReach& p : reach) p.mapped.assign(regions.size(), nullptr);
     PeerReach& me = reach[bs.rank()];
-    for (std::size_t r = 0; r < regions.size(); ++r) me.mapped[r] = regions[r].base;
+    for (std::size_t r = 0; r < regions.size() && r < me.mapped.size(); ++r) me.mapped[r] = regions[r].base;
     me.caps = kCapLoadStore;
     me.why = "self: load/store";
     *out = std::move(reach);

@@ -31,7 +31,7 @@ class ShmTransport final : public Transport {
     const int me = bs.rank();
     for (int pe = 0; pe < bs.size(); ++pe) {
       PeerReach& p = reach[pe];
-      p.mapped = std::move(mapped[pe]);
+      for (std::size_t r = 0; r < mapped[pe].size() && r < p.mapped.size(); ++r) p.mapped[r] = mapped[pe][r];
       if (node[pe] != node[me]) continue;
       p.caps = kCapLoadStore;
       p.why = pe == me ? "self: load/store" : "same node: shared-memory load/store";

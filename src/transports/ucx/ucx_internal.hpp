@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -284,6 +285,7 @@ class UcxTransport final : public Transport {
   ucp_mem_h memh_[kMaxRegions] = {};
   std::unique_ptr<std::atomic<Peer*>[]> peers_;  // npes_ slots, null until peer() makes the entry
   int amo_default_ = kAmoUnknown;  // a new entry's amo_mode (TransportConfig::amo)
+  std::string why_[2];               // PeerReach::why of a peer on this node (0) or another (1)
   std::vector<char> cards_;          // every PE's card (worker address and packed rkeys), kept for link()
   std::size_t card_stride_ = 0;      // bytes per card in cards_
   std::unique_ptr<int[]> linked_;    // linked(): npes_ entries, the first nlinked_ written (under link_mu_)

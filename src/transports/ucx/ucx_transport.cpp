@@ -144,17 +144,17 @@ Status UcxTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& regi
   std::vector<PeerReach> reach(npes_);
   const auto& node = bs.nodeOf();
   const char* tls = getenv("UCX_TLS");
+  for (int k = 0; k < 2; ++k)
+    why_[k] = std::string("UCP RMA/AMO over UCX_TLS=") + (tls ? tls : "(default)") + "; " +
+              (k ? "peer on another node" : "same node, UCX forced by GSHMEM_TRANSPORTS=ucx") +
+              "; endpoint made on first use";
   for (int pe = 0; pe < npes_; ++pe) {
-    reach[pe].mapped.assign(regions.size(), nullptr);
     if (pe == me_) {
       reach[pe].why = "self: not through ucx";
       continue;
     }
     reach[pe].caps = kCapRma | kCapAmo;
-    char why[160];
-    snprintf(why, sizeof why, "UCP RMA/AMO over UCX_TLS=%s; %s; endpoint made on first use", tls ? tls : "(default)",
-             node[pe] != node[me_] ? "peer on another node" : "same node, UCX forced by GSHMEM_TRANSPORTS=ucx");
-    reach[pe].why = why;
+    reach[pe].why = why_[node[pe] != node[me_]].c_str();
   }
   wakeSetup();
   GSHMEM_LOG_INFO(UCX, "UCX transport up: %d endpoints (made on first use, %d peers), worker thread mode %s, "
