@@ -282,6 +282,7 @@ int main(int argc, char** argv) {
   const long udp_drop = sumOver(leader ? udp_drop1 - udp_drop0 : 0);
   const double init_max = maxOver(t_init), rss_max = maxOver((double)rss1), fds_max = maxOver((double)fds1);
   const double rss_init_max = maxOver((double)rss0), fds_init_max = maxOver((double)fds0);
+  const double rss_init_avg = (double)sumOver(rss0) / n;
   const double rss_growth = maxOver((double)(rss1 - rss0)), fds_growth = maxOver((double)(fds1 - fds0));
   double op_max[4];
   for (int i = 0; i < 4; ++i) op_max[i] = maxOver(t_op[i]);
@@ -291,11 +292,12 @@ int main(int argc, char** argv) {
     char split[32] = "n/a";
     if (split_max >= 0) snprintf(split, sizeof split, "%.3f", 1e3 * split_max);
     printf("scale: np=%d hosts=%d reps=%d init_s=%.3f barrier_us=%.1f reduce8_us=%.1f bcast8_us=%.1f "
-           "alltoall8_us=%.1f split_ms=%s rss_init_kb_max=%.0f fds_init_max=%.0f rss_kb_max=%.0f "
+           "alltoall8_us=%.1f split_ms=%s rss_init_kb_max=%.0f rss_init_kb_avg=%.0f fds_init_max=%.0f "
+           "rss_kb_max=%.0f "
            "rss_growth_kb_max=%.0f fds_max=%.0f fds_growth_max=%.0f udp_rx_per_pe_s=%.2f udp_rcvbuf_drops=%ld "
            "wait_s=%.1f\n",
            n, nhosts, reps, init_max, 1e6 * op_max[0], 1e6 * op_max[1], 1e6 * op_max[2], 1e6 * op_max[3],
-           split, rss_init_max, fds_init_max, rss_max, rss_growth, fds_max, fds_growth,
+           split, rss_init_max, rss_init_avg, fds_init_max, rss_max, rss_growth, fds_max, fds_growth,
            span_max > 0 ? (double)udp_in / n / span_max : 0.0, udp_drop, waited);
     if (!failed) printf("scale_check: %d PEs: SUCCESS\n", n);
     else if (!quiet) printf("scale_check: %d PEs: %d PE(s) saw a wrong value\n", n, failed);

@@ -74,7 +74,8 @@ for line in open(sys.argv[1]):
     rows.setdefault((int(np), lib), []).append(vals)
 keys = [("init_s", "init (s)"), ("barrier_us", "barrier (us)"), ("reduce8_us", "reduce 8 B (us)"),
         ("bcast8_us", "broadcast 8 B (us)"), ("alltoall8_us", "alltoall 8 B/PE (us)"),
-        ("split_ms", "team split (ms)"), ("rss_init_kb_max", "RSS per PE after init (KiB)"),
+        ("split_ms", "team split (ms)"), ("rss_init_kb_max", "RSS per PE after init, most (KiB)"),
+        ("rss_init_kb_avg", "RSS per PE after init, mean (KiB)"),
         ("fds_init_max", "fds per PE after init"), ("rss_kb_max", "RSS per PE at the end (KiB)"),
         ("fds_max", "fds per PE at the end"),
         ("udp_rx_per_pe_s", "UDP rx per PE per s")]
@@ -85,7 +86,14 @@ print("| PEs | metric | gshmem | Open MPI | gshmem / Open MPI |\n|---:|---|---:|
 for np in sorted({n for n, _ in rows}):
     for k, name in keys:
         g, o = med(np, "gshmem", k), med(np, "oshmem", k)
-        f = lambda x: "-" if x is None else ("%.3g" % x)
+        f = lambda x: "-" if x is None else ("%.3g" % x if x < 1000 else "{:,.0f}".format(x))
         r = "%.2f" % (g / o) if g is not None and o else "-"
         print("| %d | %s | %s | %s | %s |" % (np, name, f(g), f(o), r))
+nps = sorted({n for n, _ in rows})
+if len(nps) > 1:  # memory per added PE: the mean resident set after init, first and last PE count
+    for lib, label in (("gshmem", "gshmem"), ("oshmem", "Open MPI")):
+        a, b = med(nps[0], lib, "rss_init_kb_avg"), med(nps[-1], lib, "rss_init_kb_avg")
+        if a is not None and b is not None:
+            print("%s: mean RSS after init grows by %.2f KiB per added PE from %d to %d PEs" %
+                  (label, (b - a) / (nps[-1] - nps[0]), nps[0], nps[-1]))
 EOF

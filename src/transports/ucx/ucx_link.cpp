@@ -10,6 +10,8 @@
 //   endpoint instead (ucx_am.cpp).
 // - An endpoint, once made, lives until teardown; a peer never addressed through UCX (a PE of this node reached by
 //   shared memory) has none, so it holds no socket and no UCX state here, only its card.
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -29,6 +31,22 @@ void epErrorCallback(void* arg, ucp_ep_h, ucs_status_t status) {
   auto* a = static_cast<ErrArg*>(arg);
   a->t->onPeerError(a->pe, status);
 }
+
+/// Zeroed anonymous pages for a buffer used only at init, given back to the kernel when it goes: freed heap memory
+/// would stay in every PE's resident set, a few hundred bytes per PE of the job.
+struct InitPages {
+  explicit InitPages(std::size_t n) : bytes(n) {
+    void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    p = m == MAP_FAILED ? nullptr : static_cast<char*>(m);
+  }
+  ~InitPages() {
+    if (p) munmap(p, bytes);
+  }
+  InitPages(const InitPages&) = delete;
+  InitPages& operator=(const InitPages&) = delete;
+  std::size_t bytes;
+  char* p;
+};
 
 }  // namespace
 
@@ -60,21 +78,32 @@ Status UcxTransport::exchangeCards(const std::vector<LocalRegion>& regions, std:
   // longest. Each exchange is a round of every PE at init.
   constexpr std::size_t kCardSlot = 512;
   const uint64_t len = card.size();
-  std::vector<char> slot(kCardSlot, 0), slots(kCardSlot * npes_);
+  std::vector<char> slot(kCardSlot, 0);
+  InitPages slots(kCardSlot * npes_);
+  if (!slots.p) {
+    GSHMEM_LOG_ERROR(UCX, "no memory for the %d PEs' UCX cards (%zu bytes)", npes_, slots.bytes);
+    return Status::NoMemory;
+  }
   memcpy(slot.data(), &len, sizeof len);
   memcpy(slot.data() + sizeof len, card.data(), std::min<std::size_t>(len, kCardSlot - sizeof len));
-  GSHMEM_CHECK(bs_->allGather(slot.data(), slots.data(), kCardSlot));
-  std::vector<uint64_t> lens(npes_);
-  for (int pe = 0; pe < npes_; ++pe) memcpy(&lens[pe], slots.data() + pe * kCardSlot, sizeof len);
-  const uint64_t maxlen = *std::max_element(lens.begin(), lens.end());
+  GSHMEM_CHECK(bs_->allGather(slot.data(), slots.p, kCardSlot));
+  uint64_t maxlen = 0;
+  for (int pe = 0; pe < npes_; ++pe) {
+    uint64_t l;
+    memcpy(&l, slots.p + pe * kCardSlot, sizeof l);
+    maxlen = std::max(maxlen, l);
+  }
   all->assign(maxlen * npes_, 0);
   *stride = maxlen;
   if (maxlen > kCardSlot - sizeof len) {
     card.resize(maxlen);
     return bs_->allGather(card.data(), all->data(), maxlen);
   }
-  for (int pe = 0; pe < npes_; ++pe)
-    memcpy(all->data() + pe * maxlen, slots.data() + pe * kCardSlot + sizeof len, lens[pe]);
+  for (int pe = 0; pe < npes_; ++pe) {
+    uint64_t l;
+    memcpy(&l, slots.p + pe * kCardSlot, sizeof l);
+    memcpy(all->data() + pe * maxlen, slots.p + pe * kCardSlot + sizeof len, l);
+  }
   return Status::Ok;
 }
 
