@@ -175,15 +175,18 @@ std::atomic<uint64_t>* nodeCell(gshmem_team* t, int cell, int pe, const char* ca
 /// Hierarchical barrier (the top of the file). A member adds one to its leader's arrival count and waits for the
 /// leader's release; a leader waits for node_members - 1 arrivals per epoch (the count only grows: every barrier
 /// of the team adds exactly that), runs dissemination with the other leaders over cells 0..rounds-1, then
-/// releases its node.
-void hierSync(gshmem_team* t, uint64_t epoch, const char* call) {
+/// releases its node. `last` (the team's last sync, before its slot is reset): each member adds one more once it
+/// has seen the release, and the leader leaves only after those, so no member reads its cells after that.
+void hierSync(gshmem_team* t, uint64_t epoch, const char* call, bool last = false) {
   const NodeLayout& l = g_layouts[t->slot];
   SyncCell* cells = slotCells(t->slot);
   const long spins = barrierSpins();
   if (l.leader_index < 0) {
-    nodeCell(t, kHierArriveCell, l.leader, call)->fetch_add(1, std::memory_order_acq_rel);
+    std::atomic<uint64_t>* count = nodeCell(t, kHierArriveCell, l.leader, call);
+    count->fetch_add(1, std::memory_order_acq_rel);
     std::atomic<uint64_t>* released = nodeCell(t, kHierReleaseCell, l.leader, call);
     syncWait(t, epoch, l.leader, call, spins, [&] { return released->load(std::memory_order_acquire) >= epoch; });
+    if (last) count->fetch_add(1, std::memory_order_acq_rel);
     return;
   }
   const uint64_t arrivals = epoch * static_cast<uint64_t>(l.node_members - 1);
@@ -196,6 +199,10 @@ void hierSync(gshmem_team* t, uint64_t epoch, const char* call) {
              [&] { return cells[r].value.load(std::memory_order_acquire) >= epoch; });
   }
   if (l.node_members > 1) cells[kHierReleaseCell].value.store(epoch, std::memory_order_release);
+  const uint64_t left = arrivals + static_cast<uint64_t>(l.node_members - 1);
+  if (last && l.node_members > 1)
+    syncWait(t, epoch, -1, call, spins,
+             [&] { return cells[kHierArriveCell].value.load(std::memory_order_acquire) >= left; });
 }
 
 /// Counter barrier: add one to member 0's counter and wait until it holds n * epoch (the slot is zeroed when the
@@ -289,10 +296,12 @@ void teamSyncImpl(gshmem_team* t, const char* call) {
 
 void teamSyncLast(gshmem_team* t, const char* call) {
   if (t->size <= 1) return;
-  if (syncAlgo(t) != kSyncCounter && syncAlgo(t) != kSyncHier) return teamSyncImpl(t, call);
-  // The counter's (or a node's) members may still be reading member 0's (the leader's) word when it leaves: end
-  // with the tree, whose cells (only ever written with epochs, each awaited by its owner) are valid after any mix
-  // of counter, hierarchical and tree barriers.
+  if (syncAlgo(t) == kSyncHier) return hierSync(t, ++t->epoch, call, true);
+  if (syncAlgo(t) != kSyncCounter) return teamSyncImpl(t, call);
+  // The counter's members may still be reading member 0's word when member 0 leaves: end with the tree. Its cells
+  // are written by the tree alone (the counter's are 25 and 26), so no store of an earlier barrier by another
+  // writer can land after the tree's and lower a cell. (The hierarchical barrier ends with its own last form: its
+  // leaders' dissemination shares cells 0..7 with the tree, with other writers.)
   treeSync(t, ++t->epoch, call);
 }
 
