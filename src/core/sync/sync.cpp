@@ -231,7 +231,7 @@ int syncAlgoFor(int size, bool mapped, int shared_nodes) {
   // Same-node members are mapped unless GSHMEM_TRANSPORTS=ucx (the same on every PE).
   const bool hier_ok = shared_nodes > 1 && params().TRANSPORTS != "ucx";
   if (want == "hierarchical" && hier_ok) return kSyncHier;
-  if (size > 2 && size <= kTreeRadix + 1 && want != "hierarchical") return kSyncTree;
+  if (size > 2 && size <= kTreeRadix + 1) return kSyncTree;  // auto's choice, also where hierarchical cannot be
   return hier_ok ? kSyncHier : kSyncDissemination;
 }
 
