@@ -331,10 +331,10 @@ inline void waitUntil(const char* call, T* ivar, int cmp, T value) {
 }
 
 /// Polling forms must drive the remote transport: over UCX/TCP a put to this PE lands only when it progresses.
-/// A program that loops on test calls is watched like a blocking wait (liveness.hpp), from its first test call.
-inline thread_local liveness::WaitWatch t_test_watch;
+/// A program that loops on test calls is watched like a blocking wait (core/runtime/wait_watch.hpp), from its first test call.
+inline thread_local WaitWatch t_test_watch;
 inline void pollProgress(const char* call) {
-  if (GSHMEM_UNLIKELY(++t_test_watch.polls % liveness::kPollStride == 0)) liveness::poll(call, &t_test_watch);
+  if (GSHMEM_UNLIKELY(++t_test_watch.polls % kWaitPollStride == 0)) waitPoll(call, &t_test_watch);
   if (GSHMEM_UNLIKELY(g_rt.remote != nullptr)) g_rt.remote->progress();
 }
 

@@ -17,7 +17,7 @@
 #include "base/bootstrap.hpp"
 #include "base/log.hpp"
 #include "core/select/selector.hpp"
-#include "core/sync/liveness.hpp"
+#include "core/runtime/wait_watch.hpp"
 #include "transports/transport.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -90,7 +90,7 @@ struct ControlArea {
   //              team boards (teamBoardOffset: below);
   //              the team extension, for slots from kMaxTeams up (teamExtOffset: below);
   //              then padding; the wait line (kWaitLineBytes, core/sync/agree.hpp: where this PE waits), then
-  //              the heartbeat line, the last liveness::kBeatBytes (core/sync/liveness)
+  //              the heartbeat line, the last kBeatLineBytes (core/sync/liveness)
 };
 
 // Collective mailboxes, owned by the collectives layer (collectives/mailbox.cpp): for every world PE s, this PE
@@ -155,7 +155,7 @@ inline std::size_t teamExtBytes(int n_pes, int slots) {
 constexpr std::size_t kWaitLineBytes = 64;
 /// Bytes of the control area for `n_pes` PEs and `slots` team slots (page-rounded).
 inline std::size_t controlBytes(int n_pes, int slots = kMaxTeams) {
-  return (teamExtOffset(n_pes) + teamExtBytes(n_pes, slots) + kWaitLineBytes + liveness::kBeatBytes + 4095) &
+  return (teamExtOffset(n_pes) + teamExtBytes(n_pes, slots) + kWaitLineBytes + kBeatLineBytes + 4095) &
          ~std::size_t(4095);
 }
 
@@ -386,19 +386,19 @@ __attribute__((always_inline)) inline void copyBytes(void* dst, const void* src,
 }
 
 /// Longest sleep of one poll of a wait in Transport::waitInput: it bounds a wait whose flag is stored by no message
-/// (another thread of this process), and the watchdog's look at the clock every liveness::kPollStride polls.
+/// (another thread of this process), and the watchdog's look at the clock every kWaitPollStride polls.
 constexpr int kWaitBlockMs = 1;
 
 /// Poll `ready()` until true: `max_spins` polls, then give up the core at every poll (PEs may outnumber cores):
 /// sleep until a message arrives when every other PE is behind the remote transport (g_rt.wait_block), else yield.
-/// Every liveness::kPollStride polls the watchdog looks at the clock; a PE silent for GSHMEM_TIMEOUT ends the job
+/// Every kWaitPollStride polls the watchdog looks at the clock; a PE silent for GSHMEM_TIMEOUT ends the job
 /// naming `call`.
 template <typename F>
 inline void waitForSpins(F&& ready, const char* call, long max_spins) {
   long spins = 0;
-  liveness::WaitWatch watch;
+  WaitWatch watch;
   while (!ready()) {
-    if (GSHMEM_UNLIKELY(++watch.polls % liveness::kPollStride == 0)) liveness::poll(call, &watch);
+    if (GSHMEM_UNLIKELY(++watch.polls % kWaitPollStride == 0)) waitPoll(call, &watch);
     if (g_rt.remote) g_rt.remote->progress();
     if (spins < max_spins) {
       ++spins;

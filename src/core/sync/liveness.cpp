@@ -90,7 +90,7 @@ bool g_atexit_registered = false;
 /// The call this PE was last seen blocked in, and when (poll()); the thread's report names it while it is fresh.
 std::atomic<const char*> g_wait_call{nullptr};
 std::atomic<uint64_t> g_wait_ns{0};
-constexpr uint64_t kCallFreshNs = 1000000000ull;  ///< far longer than kPollStride polls of a wait take
+constexpr uint64_t kCallFreshNs = 1000000000ull;  ///< far longer than kWaitPollStride polls of a wait take
 /// A PE in no polling wait (computing, or blocked in a transport's own bounded wait, which names the peer itself)
 /// gives the silence this much longer before the thread reports it under the name "watchdog".
 constexpr uint64_t kAnonymousGraceNs = 2000000000ull;
@@ -354,6 +354,7 @@ void begin(Bootstrap& bs, long timeout_s) {
   for (Watched& w : d->watched) (void)readCount(w, &w.last);
   Watchdog* w = d.release();
   g_dog.store(w, std::memory_order_release);
+  g_wait_poll.store(&poll, std::memory_order_release);  // every blocking wait now reports to this watchdog
   w->thread = std::thread([w] {
     pthread_setname_np(pthread_self(), "gshmem-watchdog");
     w->run();

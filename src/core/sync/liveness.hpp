@@ -6,7 +6,7 @@
 // still for GSHMEM_TIMEOUT seconds of the watchdog thread's own running time, the job ends with one line naming
 // this PE, the call it is blocked in (or, 2 s later, "watchdog" when it is in none), and the silent PE(s): the
 // thread reports by itself, since a PE may wait on one it does not watch, and a blocking wait (waitFor, which
-// calls poll() every kPollStride polls) reports too, from half the timeout on; whichever comes first. The detector
+// calls poll() every kWaitPollStride polls) reports too, from half the timeout on; whichever comes first. The detector
 // watches liveness, not the awaited value: a PE that computes for an hour keeps beating (its watchdog thread runs)
 // and is never reported; a stopped (SIGSTOP, debugger), exited or killed process stops beating, and so does an
 // unreachable node. A PE that has called shmem_finalize is never reported by the thread (finalize is collective).
@@ -18,13 +18,12 @@
 #include <vector>
 
 #include "base/bootstrap.hpp"
+#include "core/runtime/wait_watch.hpp"
 
 namespace gshmem::liveness {
 
-/// Bytes at the end of every heap's control area that hold the heartbeat line (one cache line).
-constexpr std::size_t kBeatBytes = 64;
-/// waitFor calls poll() once every kPollStride polls (a power of two): no clock read on the other polls.
-constexpr unsigned kPollStride = 64;
+/// Bytes at the end of every heap's control area that hold the heartbeat line (core/runtime/wait_watch.hpp).
+constexpr std::size_t kBeatBytes = kBeatLineBytes;
 
 /// The watchdog's tick for GSHMEM_TIMEOUT = `timeout_s` (> 0): 20 beats per timeout, clamped to 50..250 ms. Each
 /// tick sends one heartbeat to each ring predecessor on another node (at most two) and drains the datagrams that
@@ -38,13 +37,6 @@ inline uint64_t heartbeatPeriodNs(long timeout_s) {
 /// the node and per ring successor, the node's process identities): nothing per PE of the job once init is over.
 /// For the scale model (tools/gshmem-scale-model).
 std::size_t watchdogBytes(int node_pes);
-
-/// Per-wait state, on the waiter's stack. Zero-initialized: the first poll() stamps the start.
-struct WaitWatch {
-  unsigned polls = 0;
-  uint64_t start_ns = 0;
-  uint64_t next_ns = 0;  ///< earliest time of the next peer scan
-};
 
 /// Collective over `bs`, as early in init as GSHMEM_TIMEOUT is known. Start the heartbeat and the watchdog
 /// thread, watching the ring successors over the network (no heap is mapped yet); `timeout_s` <= 0 starts nothing.
@@ -75,8 +67,9 @@ void stop(bool finalized = true);
 using StuckHook = void (*)(const char* call, uint64_t waited_ns);
 void setStuckHook(StuckHook hook);
 
-/// Slow path of a blocking wait: fatal, naming `call`, when a watched PE has been silent for the timeout. Also
-/// tells the watchdog thread that this PE is blocked in `call` (two relaxed stores), for its own report.
+/// Slow path of a blocking wait (what waitPoll() calls once begin() has started the watchdog): fatal, naming
+/// `call`, when a watched PE has been silent for the timeout. Also tells the watchdog thread that this PE is
+/// blocked in `call` (two relaxed stores), for its own report.
 void poll(const char* call, WaitWatch* w) __attribute__((noinline));
 
 }  // namespace gshmem::liveness
