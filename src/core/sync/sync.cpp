@@ -56,20 +56,7 @@ struct NodeLayout {
 };
 std::vector<NodeLayout> g_layouts;  ///< per team slot, for the team now in it that uses hierSync
 
-/// Nodes among the team's members, and whether one of them holds more than one member.
-void countNodes(const gshmem_team* t, int* nodes, bool* shared) {
-  std::vector<char> seen;
-  *nodes = 0;
-  *shared = false;
-  for (int i = 0; i < t->size; ++i) {
-    const std::size_t node = static_cast<std::size_t>(g_rt.node_of[t->worldPe(i)]);
-    if (node >= seen.size()) seen.resize(node + 1, 0);
-    *shared |= seen[node] != 0;
-    *nodes += seen[node] == 0;
-    seen[node] = 1;
-  }
-}
-
+/// The team's node layout as this PE sees it (its leaders, one per node, and this node's members), in its slot.
 void layoutMake(const gshmem_team* t) {
   if (g_layouts.size() <= static_cast<std::size_t>(t->slot)) g_layouts.resize(t->slot + 1);
   NodeLayout& l = g_layouts[t->slot];
@@ -139,12 +126,15 @@ namespace {
 /// where the tree pays two) and above one level. Every member decides alike: "mapped" is the same-node relation
 /// (or nobody is mapped, under GSHMEM_TRANSPORTS=ucx).
 int chooseSyncAlgo(const gshmem_team* t) {
-  int nodes = 1;
-  bool shared = false;
   const bool mapped = !anyUnmapped(t->start, t->stride, t->size);
-  if (!mapped) countNodes(t, &nodes, &shared);
-  const int algo = syncAlgoFor(t->size, mapped, shared ? nodes : 0);
-  if (algo == kSyncHier) layoutMake(t);
+  int shared_nodes = 0;  // nodes, when one of them holds more than one member
+  if (!mapped) {
+    layoutMake(t);
+    const int nodes = static_cast<int>(g_layouts[t->slot].leaders.size());
+    shared_nodes = nodes < t->size ? nodes : 0;
+  }
+  const int algo = syncAlgoFor(t->size, mapped, shared_nodes);
+  if (algo != kSyncHier && !mapped) g_layouts[t->slot] = NodeLayout{};  // kept only for the barrier that reads it
   return algo;
 }
 
@@ -160,13 +150,8 @@ void disseminationSync(gshmem_team* t, uint64_t epoch, const char* call) {
   }
 }
 
-/// The word `cell` of member 0's slot of team `t`, as mapped here (counterSync runs only when every member is).
-std::atomic<uint64_t>* memberZeroCell(gshmem_team* t, int cell, const char* call) {
-  std::atomic<uint64_t>* mine = &slotCells(t->slot)[cell].value;
-  return reinterpret_cast<std::atomic<uint64_t>*>(peerPtr(call, "sync cell", mine, sizeof(uint64_t), t->worldPe(0)));
-}
-
-/// The word `cell` of world PE `pe`'s slot of team `t`, as mapped here (`pe` is on this PE's node).
+/// The word `cell` of world PE `pe`'s slot of team `t`, as mapped here (`pe` is on this PE's node; counterSync runs
+/// only when every member is, and reads member 0's).
 std::atomic<uint64_t>* nodeCell(gshmem_team* t, int cell, int pe, const char* call) {
   std::atomic<uint64_t>* mine = &slotCells(t->slot)[cell].value;
   return reinterpret_cast<std::atomic<uint64_t>*>(peerPtr(call, "sync cell", mine, sizeof(uint64_t), pe));
@@ -209,14 +194,14 @@ void hierSync(gshmem_team* t, uint64_t epoch, const char* call, bool last = fals
 /// team is made, and every barrier of the team adds exactly n). With a lead member (teamLeadNextSync) the lead
 /// records the epoch it leaves, and the others give it up to kLeadWaitYields yields to do so first.
 void counterSync(gshmem_team* t, uint64_t epoch, const char* call) {
-  std::atomic<uint64_t>* count = memberZeroCell(t, kCounterCell, call);
+  std::atomic<uint64_t>* count = nodeCell(t, kCounterCell, t->worldPe(0), call);
   const uint64_t target = epoch * static_cast<uint64_t>(t->size);
   const int lead = t->lead;
   t->lead = -1;
   if (count->fetch_add(1, std::memory_order_acq_rel) + 1 < target)
     syncWait(t, epoch, -1, call, barrierSpins(), [&] { return count->load(std::memory_order_acquire) >= target; });
   if (lead < 0) return;
-  std::atomic<uint64_t>* left = memberZeroCell(t, kLeftCell, call);
+  std::atomic<uint64_t>* left = nodeCell(t, kLeftCell, t->worldPe(0), call);
   if (lead == t->my_index) return left->store(epoch, std::memory_order_release);
   for (int y = 0; y < kLeadWaitYields && left->load(std::memory_order_acquire) < epoch; ++y) sched_yield();
 }
