@@ -493,7 +493,9 @@ void initPhasesRun(const char* call, std::unique_ptr<Bootstrap> bs) {
     const auto t0 = std::chrono::steady_clock::now();
     if (isError(kPhases[g_done].init(&err))) fatal(call, "%s", err.c_str());
     took_ms[g_done] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    rss_kb[g_done] = residentKb();
+    // The log level is known from the params phase on; before it, the resident set is read in case it is DEBUG.
+    const bool debug = static_cast<int>(LogLevel::Debug) <= g_log.level && (g_log.mask & kLogINIT);
+    rss_kb[g_done] = g_done < 2 || debug ? residentKb() : -1;
   }
   for (int i = 0; i < kNumPhases; ++i)  // the log level is known once the params phase has run
     if (took_ms[i] >= 0)

@@ -99,11 +99,8 @@ Status UcxTransport::exchangeCards(const std::vector<LocalRegion>& regions, std:
     card.resize(maxlen);
     return bs_->allGather(card.data(), all->data(), maxlen);
   }
-  for (int pe = 0; pe < npes_; ++pe) {
-    uint64_t l;
-    memcpy(&l, slots.p + pe * kCardSlot, sizeof l);
-    memcpy(all->data() + pe * maxlen, slots.p + pe * kCardSlot + sizeof len, l);
-  }
+  // A slot past its card's length holds zeros: copying maxlen bytes of each gives the cards padded to maxlen.
+  for (int pe = 0; pe < npes_; ++pe) memcpy(all->data() + pe * maxlen, slots.p + pe * kCardSlot + sizeof len, maxlen);
   return Status::Ok;
 }
 
