@@ -16,6 +16,10 @@
 
 namespace gshmem {
 
+namespace vmm {
+class Range;
+}
+
 /// Remote atomic operations (the OpenSHMEM set).
 enum class AmoOp {
   Fetch, Set, Swap, CompareSwap,
@@ -104,6 +108,10 @@ struct TransportConfig {
   /// lowercase cause. The core prints one line and ends the job; if it returns, the transport fails the operation
   /// with Status::RemoteError. Unset: the transport only returns the error.
   std::function<void(int pe, const char* why)> on_peer_lost;
+  // Device-memory transports (cuda_ipc) only:
+  int device = -1;                  ///< this PE's CUDA device (current at connect)
+  bool p2p = true;                  ///< false: map no peer's device memory (GSHMEM_P2P=0)
+  const vmm::Range* vmm = nullptr;  ///< the device heap is this VMM range; nullptr: one cudaMalloc block
 };
 
 /// Host-side transport interface. Methods are grouped by lifecycle phase.
@@ -195,12 +203,17 @@ struct TransportEntry {
   std::unique_ptr<Transport> (*create)(const TransportConfig& cfg);
   /// Connected only when some PE has a peer that the transports before it do not reach (a collective decision).
   bool on_demand;
+  /// The memory kinds whose regions the core connects through it (bit 1 << MemKind): the host heap and data
+  /// segment at init for Host; the device heap, when one is made, for Device.
+  unsigned mem_kinds;
 };
 
 /// The built-in transports in probe order (transports/registry.cpp): a peer is reached by the first one that
 /// reports caps for it. Adding a transport is one folder under src/transports and one line there.
 extern const TransportEntry kTransports[];
 extern const int kNumTransports;
+/// The entry named `name`, or nullptr.
+const TransportEntry* transportEntry(const char* name);
 
 /// Loopback: reaches this PE only, by load/store on its own regions.
 std::unique_ptr<Transport> selfTransportCreate(const TransportConfig& cfg);
@@ -208,5 +221,8 @@ std::unique_ptr<Transport> selfTransportCreate(const TransportConfig& cfg);
 std::unique_ptr<Transport> shmTransportCreate(const TransportConfig& cfg = TransportConfig{});
 /// UCX transport: reaches every PE through UCP RMA/AMO on registered regions. nullptr when the build has no UCX.
 std::unique_ptr<Transport> ucxTransportCreate(const TransportConfig& cfg);
+/// CUDA IPC transport: maps the device heaps of the PEs of this node whose GPUs this GPU can access
+/// (transports/cuda_ipc). nullptr when the build has no CUDA.
+std::unique_ptr<Transport> cudaIpcTransportCreate(const TransportConfig& cfg);
 
 }  // namespace gshmem

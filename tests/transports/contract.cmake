@@ -6,9 +6,13 @@
 # across them: ucx at 2 PEs (every peer through UCX over TCP), shm at 4 (it then reaches the PE of its own host
 # only). A transport this build lacks skips.
 #   ctest -L transport
-add_executable(transport_contract transports/test_contract.cpp transports/contract_harness.cpp)
+add_executable(transport_contract transports/test_contract.cpp transports/contract_harness.cpp
+               transports/contract_device.cpp)
 target_include_directories(transport_contract PRIVATE ${PROJECT_SOURCE_DIR}/tests)
 target_link_libraries(transport_contract PRIVATE gshmem_internal GTest::gtest MPI::MPI_CXX Threads::Threads)
+if(GSHMEM_HAVE_CUDA)  # GPU memory for the device transports (cuda_ipc); they skip without a GPU
+  target_compile_definitions(transport_contract PRIVATE GSHMEM_CONTRACT_CUDA=1)
+endif()
 
 # The transports are kContractTransports in test_contract.cpp (the one line a new transport adds): each runs at 2
 # and 4 PEs, self (which reaches only its own PE) at 2.
@@ -42,6 +46,8 @@ foreach(_row IN LISTS _contract_rows)
   set(_labels "mpi;transport")
   if(_t STREQUAL "ucx")
     list(APPEND _labels ucx)
+  elseif(_t STREQUAL "cuda_ipc")  # GPU memory: skips without a GPU
+    list(APPEND _labels gpu)
   endif()
   if(_variant)
     set(_name ${_t}_${_variant})

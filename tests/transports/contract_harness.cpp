@@ -88,24 +88,47 @@ Status Link::open(const std::string& name) {
   if (const char* amo = getenv("GSHMEM_UCX_AMO")) cfg.amo = amo;
   cfg.aggregate = 2048;  // GSHMEM_UCX_AGGREGATE's default: puts up to 2 KiB batched (ucx)
   if (const char* agg = getenv("GSHMEM_UCX_AGGREGATE")) cfg.aggregate = std::strtoul(agg, nullptr, 10);
-  t_ = e->create(cfg);
-  if (!t_) return Status::Unsupported;
   Bootstrap& bs = jobBootstrap();
   me = bs.rank();
   npes = bs.size();
-  heap_ = std::make_unique<MemfdRegion>(kBig + kSlot);
-  data_ = std::make_unique<MemfdRegion>(kDataSize);
-  Status s = t_->connect(bs, {heap_->region, data_->region}, &reach_);
+  device = !(e->mem_kinds & (1u << int(MemKind::Host)));
+  if (device && (cfg.device = deviceSelect(me)) < 0) return Status::Unsupported;
+  t_ = e->create(cfg);
+  if (!t_) return Status::Unsupported;
+  std::vector<LocalRegion> regions;
+  if (device) {
+    dev_heap_ = std::make_unique<DeviceRegion>(kBig + kSlot);
+    if (!dev_heap_->region.base) return Status::NoMemory;
+    mirror_.assign(kBig + kSlot, 0);
+    regions = {dev_heap_->region};
+  } else {
+    heap_ = std::make_unique<MemfdRegion>(kBig + kSlot);
+    data_ = std::make_unique<MemfdRegion>(kDataSize);
+    regions = {heap_->region, data_->region};
+  }
+  Status s = t_->connect(bs, regions, &reach_);
   if (s != Status::Ok) {
     error = t_->lastError();
     t_.reset();
     return s;
   }
   std::vector<unsigned> row(npes);
-  for (int pe = 0; pe < npes; ++pe) row[pe] = reach_[pe].capsFor(MemKind::Host);
+  for (int pe = 0; pe < npes; ++pe) row[pe] = reach_[pe].capsFor(device ? MemKind::Device : MemKind::Host);
   caps_.assign(std::size_t(npes) * npes, 0);
   MPI_Allgather(row.data(), npes, MPI_UNSIGNED, caps_.data(), npes, MPI_UNSIGNED, MPI_COMM_WORLD);
   return Status::Ok;
+}
+
+void Link::push(std::size_t n) {
+  if (device) {
+    EXPECT_TRUE(deviceCopy(dev_heap_->region.base, mirror_.data(), n)) << "copy to the GPU";
+  }
+}
+
+void Link::pull(std::size_t n) {
+  if (device) {
+    EXPECT_TRUE(deviceCopy(mirror_.data(), dev_heap_->region.base, n)) << "copy from the GPU";
+  }
 }
 
 void Link::close() {
@@ -113,6 +136,10 @@ void Link::close() {
   syncAll();
   t_->disconnect();
   t_.reset();
+  if (dev_heap_) {  // every PE has closed its mappings of the others' GPU memory before any frees its own
+    syncAll();
+    dev_heap_.reset();
+  }
 }
 
 std::vector<int> Link::targets() const {
@@ -147,6 +174,7 @@ Status Link::put(int pe, int region, std::size_t off, const void* src, std::size
   const unsigned c = caps(me, pe);
   if (c & kCapRma) return t_->putNbi(RemoteAddr{pe, region, off}, src, n);
   if (!(c & kCapLoadStore)) return Status::Unsupported;
+  if (device) return deviceCopy(reach_[pe].mapped[region] + off, src, n) ? Status::Ok : Status::Internal;
   std::memcpy(reach_[pe].mapped[region] + off, src, n);
   return Status::Ok;
 }
@@ -156,6 +184,7 @@ Status Link::get(int pe, int region, std::size_t off, void* dst, std::size_t n, 
   if (c & kCapRma)
     return nbi ? t_->getNbi(RemoteAddr{pe, region, off}, dst, n) : t_->get(RemoteAddr{pe, region, off}, dst, n);
   if (!(c & kCapLoadStore)) return Status::Unsupported;
+  if (device) return deviceCopy(dst, reach_[pe].mapped[region] + off, n) ? Status::Ok : Status::Internal;
   std::memcpy(dst, reach_[pe].mapped[region] + off, n);
   return Status::Ok;
 }
@@ -164,7 +193,7 @@ Status Link::amo(int pe, int region, std::size_t off, AmoOp op, unsigned size, u
                  uint64_t* old) {
   const unsigned c = caps(me, pe);
   if (c & kCapAmo) return t_->amo(RemoteAddr{pe, region, off}, op, size, value, cond, old);
-  if (!(c & kCapLoadStore)) return Status::Unsupported;
+  if (!(c & kCapLoadStore) || device) return Status::Unsupported;
   char* p = reach_[pe].mapped[region] + off;
   if (size == 4)
     *old = applyAmo(reinterpret_cast<uint32_t*>(p), op, uint32_t(value), uint32_t(cond));
@@ -180,7 +209,7 @@ Status Link::signal(int pe, std::size_t off, uint64_t value, SignalKind kind) {
     if (kind == SignalKind::Add) return t_->signalAddNbi(at, value);
     return kind == SignalKind::Lazy ? t_->signalLazy(at, value) : t_->signalNbi(at, value);
   }
-  if (!(c & kCapLoadStore)) return Status::Unsupported;
+  if (!(c & kCapLoadStore) || device) return Status::Unsupported;
   auto* w = reinterpret_cast<uint64_t*>(reach_[pe].mapped[1] + off);
   if (kind == SignalKind::Add)
     __atomic_fetch_add(w, value, __ATOMIC_RELEASE);
@@ -193,7 +222,7 @@ Status Link::putSignal(int pe, std::size_t off, const void* src, std::size_t n, 
                        uint64_t value, bool add) {
   const unsigned c = caps(me, pe);
   if (c & kCapRma) return t_->putSignal(RemoteAddr{pe, 0, off}, src, n, RemoteAddr{pe, 1, sig_off}, value, add);
-  if (!(c & kCapLoadStore)) return Status::Unsupported;
+  if (!(c & kCapLoadStore) || device) return Status::Unsupported;
   std::memcpy(reach_[pe].mapped[0] + off, src, n);
   return signal(pe, sig_off, value, add ? SignalKind::Add : SignalKind::Set);
 }

@@ -53,14 +53,31 @@ class MemfdRegion {
   LocalRegion region;
 };
 
+/// Device memory (cudaMalloc) for a transport that serves only device memory. Without CUDA in this build, or without
+/// a GPU, base stays nullptr. The device is chosen by deviceSelect() first.
+class DeviceRegion {
+ public:
+  explicit DeviceRegion(std::size_t size);
+  ~DeviceRegion();
+  DeviceRegion(const DeviceRegion&) = delete;
+  DeviceRegion& operator=(const DeviceRegion&) = delete;
+  LocalRegion region;
+};
+/// Make GPU rank % count current; its index, or -1 when this build has no CUDA or the machine no GPU.
+int deviceSelect(int rank);
+/// cudaMemcpy between any two of host and device memory; false on a CUDA error.
+bool deviceCopy(void* dst, const void* src, std::size_t n);
+
 /// How a signal updates its word: set, add, or set lazily (signalLazy: may travel with later traffic).
 enum class SignalKind { Set, Add, Lazy };
 
 /// One registry transport connected over the job. Every method that says "collective" is called by every PE.
 class Link {
  public:
-  /// Collective: creates the transport named `name` from the registry and connects regions {heap, data}.
-  /// Unsupported when this build does not have it (its create returns nullptr), on every PE alike.
+  /// Collective: creates the transport named `name` from the registry and connects regions {heap, data}; for a
+  /// transport whose entry serves device memory only, one region {heap} in GPU memory (`device`). Unsupported when
+  /// this build does not have it (its create returns nullptr), or it needs a GPU and there is none, on every PE
+  /// alike.
   Status open(const std::string& name);
   /// Collective: disconnects (nothing when open() did not connect).
   void close();
@@ -68,14 +85,23 @@ class Link {
   const PeerReach& reach(int pe) const { return reach_[pe]; }
 
   int me = 0, npes = 1;
+  /// The regions are GPU memory: local() is a host copy of the heap, which push() writes to the GPU and pull()
+  /// reads back (both no-ops for host memory); there is no data region.
+  bool device = false;
   std::string error;  ///< the transport's lastError() after a failed open()
-  /// Host-memory caps that `src`'s transport reported for `dst` (gathered from every PE at open()).
+  /// Caps that `src`'s transport reported for `dst`, for the memory kind of the regions (gathered at open()).
   unsigned caps(int src, int dst) const { return caps_[std::size_t(src) * npes + dst]; }
   std::vector<int> targets() const;  ///< the PEs this PE reaches (caps != 0), this PE included when reached
   std::vector<int> sources() const;  ///< the PEs that reach this PE
   /// partner[s]: one PE that `s` reaches, no PE chosen twice (-1: none left); the same on every PE.
   std::vector<int> pairing() const;
-  char* local(int region) const { return region == 0 ? heap_->region.base : data_->region.base; }
+  char* local(int region) const {
+    if (device) return region == 0 ? mirror_.data() : nullptr;
+    return region == 0 ? heap_->region.base : data_->region.base;
+  }
+  /// Device links: copy the first `n` bytes of the heap's host copy to the GPU (push) or back (pull).
+  void push(std::size_t n);
+  void pull(std::size_t n);
 
   // The access path (see the top of this file). Statuses are the transport's, or Unsupported for a peer with
   // neither the transport's data path nor a mapping.
@@ -109,6 +135,8 @@ class Link {
   bool timedOut(long polls);
   std::unique_ptr<Transport> t_;
   std::unique_ptr<MemfdRegion> heap_, data_;
+  std::unique_ptr<DeviceRegion> dev_heap_;
+  mutable std::vector<char> mirror_;  ///< device links: the heap's host copy
   std::vector<PeerReach> reach_;
   std::vector<unsigned> caps_;
   long wait_start_ms_ = 0;

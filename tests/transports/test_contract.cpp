@@ -32,7 +32,13 @@ const char* const kContractTransports[] = {
     "self",
     "shm",
     "ucx",
+    "cuda_ipc",
 };
+
+/// The cases that need what a device-memory link has not: CPU atomics and signals on the target's memory, a data
+/// region. A transport that serves device memory only (cuda_ipc: copies through the mapping) skips them.
+#define CONTRACT_HOST_MEMORY_CASE()                                                                            \
+  if (link_.device) GTEST_SKIP() << GetParam() << " serves device memory only: this case needs host memory"
 
 constexpr std::size_t kSizes[] = {1, 7, 8, 4096 + 3, 1u << 20};
 
@@ -75,6 +81,7 @@ void expectRoom(const char* room, std::size_t n, std::size_t roff, uint64_t seed
 /// Complete at the target after the sender's quiet.
 void putRound(Link& L, std::size_t n, const std::vector<Place>& places, uint64_t round, bool reuse) {
   std::memset(L.local(0), kBackground, std::size_t(L.npes) * kSlot);
+  L.push(std::size_t(L.npes) * kSlot);
   L.syncAll();
   const std::vector<int> targets = L.targets();
   const std::size_t count = reuse ? 1 : targets.size() * places.size();
@@ -89,6 +96,7 @@ void putRound(Link& L, std::size_t n, const std::vector<Place>& places, uint64_t
     }
   EXPECT_EQ(L.quiet(), Status::Ok);
   L.syncAll();
+  L.pull(std::size_t(L.npes) * kSlot);
   for (int s : L.sources())
     for (std::size_t j = 0; j < places.size(); ++j)
       expectRoom(L.local(0) + slotOff(s) + j * strideOf(n), n, places[j].roff, seedOf(s, round * 16 + j), s,
@@ -109,6 +117,7 @@ TEST_P(TransportContract, PutThenQuietLandsByteExact) {
 void getRound(Link& L, std::size_t n, const std::vector<Place>& places, uint64_t round, bool nbi) {
   for (std::size_t j = 0; j < places.size(); ++j)
     patternFill(L.local(0) + j * strideOf(n) + 8 + places[j].roff, n, seedOf(L.me, round * 16 + j));
+  L.push(kSlot);
   L.syncAll();
   const std::vector<int> targets = L.targets();
   std::vector<std::vector<char>> dst(targets.size() * places.size(), std::vector<char>(n + 24, char(0xEE)));
@@ -148,6 +157,7 @@ TEST_P(TransportContract, SixtyFourMiBPutThenGet) {
   const int to = partner[link_.me];
   std::vector<char> buf(kBig + 8);
   std::memset(link_.local(0), kBackground, kBig + 16);
+  link_.push(kBig + 16);
   link_.syncAll();
   if (to >= 0) {
     patternFill(buf.data() + 5, kBig, seedOf(link_.me, 64));
@@ -155,6 +165,7 @@ TEST_P(TransportContract, SixtyFourMiBPutThenGet) {
   }
   EXPECT_EQ(link_.quiet(), Status::Ok);
   link_.syncAll();
+  link_.pull(kBig + 16);
   for (int s = 0; s < link_.npes; ++s) {
     if (partner[s] != link_.me) continue;
     EXPECT_EQ(byteMismatch(link_.local(0), 3, kBackground), 3u);
@@ -250,6 +261,7 @@ void amoCheckCells(Link& L) {
 /// Every AmoOp at 4 and 8 bytes, to each peer the transport reaches: fetching ops return the old value at once,
 /// every op's result is at the target after quiet, and nothing around the word changes.
 TEST_P(TransportContract, AmoEveryOpBothSizes) {
+  CONTRACT_HOST_MEMORY_CASE();
   amoInitCells(link_);
   link_.syncAll();
   for (int pe : link_.targets())
@@ -270,6 +282,7 @@ TEST_P(TransportContract, AmoEveryOpBothSizes) {
 /// Every PE adds to one 8-byte and one 4-byte counter at each PE it reaches, all at once: no update is lost, and
 /// the values one PE fetches from a counter only grow.
 TEST_P(TransportContract, AmoAtomicUnderContention) {
+  CONTRACT_HOST_MEMORY_CASE();
   constexpr std::size_t kCtr = 16 << 10;  // data region: 8-byte counter at +0, 4-byte counter at +12
   constexpr int kIters = 64;
   std::memset(link_.local(1) + kCtr, 0, 16);
@@ -363,6 +376,7 @@ void signalRound(Link& L, SigMode mode, std::size_t n, uint64_t seed) {
 }
 
 TEST_P(TransportContract, SignalIsVisibleOnlyAfterItsData) {
+  CONTRACT_HOST_MEMORY_CASE();
   for (SigMode m : {SigMode::PutSignalSet, SigMode::PutSignalAdd, SigMode::FenceSignal, SigMode::FenceSignalAdd,
                     SigMode::FenceSignalLazy})
     for (std::size_t n : kSigSizes)
@@ -372,6 +386,7 @@ TEST_P(TransportContract, SignalIsVisibleOnlyAfterItsData) {
 /// Fence orders two puts to one peer: block k (64 KiB + 3, unaligned), fence, then 8-byte flag k. Whenever the
 /// target sees flag k, blocks 1..k are whole.
 TEST_P(TransportContract, FenceOrdersPutsToOnePeer) {
+  CONTRACT_HOST_MEMORY_CASE();
   constexpr int kBlocks = 16;
   constexpr std::size_t kBlk = (64 << 10) + 3;
   const auto flagOff = [](int src) { return (24 << 10) + std::size_t(src) * 8; };
@@ -407,6 +422,7 @@ TEST_P(TransportContract, FenceOrdersPutsToOnePeer) {
 /// Where the caps for a reached peer lack kCapRma (kCapAmo), the transport's own puts and gets (atomics) return
 /// Unsupported and change nothing; lacking both, so do its signals and putSignal.
 TEST_P(TransportContract, UnclaimedOpsReturnUnsupported) {
+  CONTRACT_HOST_MEMORY_CASE();
   Transport& t = link_.transport();
   std::memset(link_.local(0), kBackground, 64);
   std::memset(link_.local(1) + sigOff(0), 0, std::size_t(link_.npes) * 64);
@@ -448,7 +464,8 @@ TEST_P(TransportContract, UnclaimedOpsReturnUnsupported) {
 /// region for a load/store peer, no caps beyond the known bits, and none for a memory kind not served.
 TEST_P(TransportContract, ReachIsConsistent) {
   Transport& t = link_.transport();
-  EXPECT_TRUE(t.memKinds() & (1u << int(MemKind::Host)));
+  EXPECT_TRUE(t.memKinds() & (1u << int(link_.device ? MemKind::Device : MemKind::Host)));
+  const std::size_t regions = link_.device ? 1 : 2;
   const unsigned known = kCapLoadStore | kCapRma | kCapAmo | kCapCopyEngine | kCapRequest;
   EXPECT_FALSE(link_.targets().empty()) << GetParam() << " reaches no PE";
   for (int pe = 0; pe < link_.npes; ++pe) {
@@ -456,8 +473,8 @@ TEST_P(TransportContract, ReachIsConsistent) {
     const unsigned c = link_.caps(link_.me, pe);
     EXPECT_EQ(c & ~known, 0u) << "unknown caps for PE " << pe;
     EXPECT_EQ(c != 0, link_.caps(pe, link_.me) != 0) << "PE " << pe << " and this PE disagree on reach";
-    for (std::size_t k = 0; k < r.mapped.size(); ++k) {  // the harness connects 2 regions
-      if (k >= 2) {
+    for (std::size_t k = 0; k < r.mapped.size(); ++k) {  // the harness connects 2 regions (device: 1)
+      if (k >= regions) {
         EXPECT_EQ(r.mapped[k], nullptr) << "a mapping of PE " << pe << " for region " << k << ", which does not exist";
       } else if (c & kCapLoadStore) {
         EXPECT_NE(r.mapped[k], nullptr) << "load/store peer " << pe << " without a mapping";
@@ -471,14 +488,16 @@ TEST_P(TransportContract, ReachIsConsistent) {
   }
 }
 
-/// Device memory is tested only where the transport serves it (memKinds); this host-only harness has no GPU
-/// allocator, so even then it skips, after checking that device caps are reported only by such transports.
+/// Caps are reported only for the memory kinds a transport serves (memKinds), and the registry's entry says the
+/// same kinds: a host transport reports no device caps, a device transport no host caps.
 TEST_P(TransportContract, DeviceMemoryOnlyWhereServed) {
-  const bool device = link_.transport().memKinds() & (1u << int(MemKind::Device));
-  for (int pe = 0; pe < link_.npes && !device; ++pe)
-    EXPECT_EQ(link_.reach(pe).capsFor(MemKind::Device), 0u) << "device caps without device memKinds";
-  if (!device) GTEST_SKIP() << GetParam() << " serves host memory only";
-  GTEST_SKIP() << GetParam() << " serves device memory; this test allocates host regions only";
+  const unsigned kinds = link_.transport().memKinds();
+  EXPECT_EQ(kinds, transportEntry(GetParam().c_str())->mem_kinds);
+  for (int pe = 0; pe < link_.npes; ++pe)
+    for (MemKind k : {MemKind::Host, MemKind::Device})
+      if (!(kinds & (1u << int(k)))) {
+        EXPECT_EQ(link_.reach(pe).capsFor(k), 0u) << memKindName(k) << " caps for PE " << pe << " not served";
+      }
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, TransportContract,

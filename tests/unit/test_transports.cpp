@@ -48,15 +48,33 @@ struct Region {
   }
 };
 
-TEST(TransportRegistry, ListsSelfThenShmThenUcxOnDemand) {
-  ASSERT_EQ(kNumTransports, 3);
+TEST(TransportRegistry, ListsSelfThenShmThenUcxOnDemandThenCudaIpcForDevice) {
+  constexpr unsigned kHost = 1u << int(MemKind::Host), kDevice = 1u << int(MemKind::Device);
+  ASSERT_EQ(kNumTransports, 4);
   EXPECT_STREQ(kTransports[0].name, "self");
   EXPECT_STREQ(kTransports[1].name, "shm");
   EXPECT_STREQ(kTransports[2].name, "ucx");
+  EXPECT_STREQ(kTransports[3].name, "cuda_ipc");
   EXPECT_FALSE(kTransports[0].on_demand);
   EXPECT_FALSE(kTransports[1].on_demand);
   EXPECT_TRUE(kTransports[2].on_demand);  // connected only when some PE has a peer the others do not reach
-  for (int i = 0; i < kNumTransports; ++i) EXPECT_NE(kTransports[i].create, nullptr) << kTransports[i].name;
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(kTransports[i].mem_kinds, kHost) << kTransports[i].name;
+  EXPECT_EQ(kTransports[3].mem_kinds, kDevice);  // the device layer connects it, never the host init
+  for (int i = 0; i < kNumTransports; ++i) {
+    EXPECT_NE(kTransports[i].create, nullptr) << kTransports[i].name;
+    EXPECT_EQ(transportEntry(kTransports[i].name), &kTransports[i]);
+  }
+  EXPECT_EQ(transportEntry("verbs"), nullptr);
+}
+
+TEST(TransportRegistry, EachTransportServesTheMemoryKindsItsEntrySays) {
+  TransportConfig cfg;
+  for (int i = 0; i < kNumTransports; ++i) {
+    std::unique_ptr<Transport> t = kTransports[i].create(cfg);
+    if (!t) continue;  // not in this build (ucx without UCX, cuda_ipc without CUDA)
+    EXPECT_STREQ(t->name(), kTransports[i].name);
+    EXPECT_EQ(t->memKinds(), kTransports[i].mem_kinds) << kTransports[i].name;
+  }
 }
 
 TEST(TransportRegistry, SelfReachesThisPeByLoadStore) {

@@ -46,6 +46,7 @@ struct State {
   std::size_t reg_off = 0, reg_bytes = 0;  // a growing heap: the registration area of the range (after the sync area)
   std::vector<char*> peer;  // device address of each PE's heap mapped here (protocols::devicePeerBase)
   char** d_peer = nullptr;
+  uint8_t* d_backend = nullptr;  // [n_pes]: DeviceHandle::peer_backend
   DeviceTeam* d_teams = nullptr;  // kDeviceTeams entries: DeviceHandle::teams
   DeviceHandle handle{};
   bool have_handle = false;
@@ -298,12 +299,19 @@ Status handleBuild(const uint64_t ce_min[3], std::string* err) {
   const int n = g_rt.n_pes;
   GSHMEM_CUDA_TRY_WHY(err, cudaMalloc(&g.d_peer, sizeof(char*) * n));
   GSHMEM_CUDA_TRY_WHY(err, cudaMemcpy(g.d_peer, g.peer.data(), sizeof(char*) * n, cudaMemcpyHostToDevice));
+  // The backend of each peer's device-initiated operations: direct where mapped, else the proxy ring (the only
+  // backend for unmapped peers this build has).
+  std::vector<uint8_t> backend(n);
+  for (int pe = 0; pe < n; ++pe) backend[pe] = g.peer[pe] != nullptr ? kBackendDirect : kBackendProxy;
+  GSHMEM_CUDA_TRY_WHY(err, cudaMalloc(&g.d_backend, n));
+  GSHMEM_CUDA_TRY_WHY(err, cudaMemcpy(g.d_backend, backend.data(), n, cudaMemcpyHostToDevice));
   DeviceHandle& h = g.handle;
   h.my_pe = g_rt.my_pe;
   h.n_pes = n;
   h.heap_base = g.base;
   h.heap_size = g.user;
   h.peer_base = g.d_peer;
+  h.peer_backend = g.d_backend;
   for (int pe = 0; pe < n && pe < kInlinePeers; ++pe) h.peer_base_inline[pe] = g.peer[pe];
   for (int k = 0; k < 3; ++k) h.ce_min[k] = g.proxy_on ? ce_min[k] : ~0ull;
   h.sync = reinterpret_cast<DeviceSync*>(g.base + g.user);
@@ -391,6 +399,7 @@ void backendFinalize() {
   }
   protocols::deviceFinalize();  // collective: stops the staged server, closes IPC mappings (barrier inside)
   cudaFree(g.d_peer);
+  cudaFree(g.d_backend);
   cudaFree(g.d_teams);
   if (g.vmm)
     g.range.release();
@@ -403,6 +412,7 @@ void backendFinalize() {
   lanesFree();
   g.base = nullptr;
   g.d_peer = nullptr;
+  g.d_backend = nullptr;
   g.d_teams = nullptr;
   g.have_handle = false;
   g.handle = DeviceHandle{};

@@ -64,6 +64,23 @@ Status channelConfig(const Params& p, ShmChannelConfig* cfg, std::string* err) {
   return Status::Ok;
 }
 
+/// The cuda_ipc transport, from the registry (its entry serves device memory).
+Status ipcCreate(const DeviceHeapDesc& heap, std::string* err) {
+  const TransportEntry* e = transportEntry("cuda_ipc");
+  TransportConfig cfg;
+  cfg.device = heap.device;
+  cfg.p2p = heap.p2p;
+  cfg.vmm = heap.vmm;
+  cfg.timeout_s = params().TIMEOUT;
+  std::unique_ptr<Transport> t = e ? e->create(cfg) : nullptr;
+  if (!t || !(t->memKinds() & (1u << static_cast<int>(MemKind::Device)))) {
+    *err = "this build has no cuda_ipc transport for the device heap";
+    return Status::Unsupported;
+  }
+  g.ipc.reset(static_cast<CudaIpcTransport*>(t.release()));  // the entry named cuda_ipc makes a CudaIpcTransport
+  return Status::Ok;
+}
+
 void printRoutes() {
   for (int pe = 0; pe < g_rt.n_pes; ++pe)
     fprintf(stderr, "gshmem:   device PE %d -> PE %d: %s (%s)\n", g.me, pe, deviceRoute(pe), g.why[pe]);
@@ -80,7 +97,7 @@ Status deviceInit(const DeviceHeapDesc& heap, std::string* err) {
   GSHMEM_CHECK(channelConfig(params(), &ccfg, err));
   *err = "cannot connect the device transports (cuda_ipc, shm channel); run with GSHMEM_LOG_LEVEL=INFO for details";
   if (cudaError_t e = loadKernels(); e != cudaSuccess) return cudaFailed(kWho, "loading the protocol kernels", e);
-  g.ipc = cudaIpcTransportCreate(CudaIpcConfig{heap.device, heap.p2p, heap.vmm});
+  GSHMEM_CHECK(ipcCreate(heap, err));
   std::vector<PeerReach> reach;
   GSHMEM_CHECK(g.ipc->connect(bs, {LocalRegion{heap.base, heap.bytes, -1, MemKind::Device}}, &reach));
   GSHMEM_CHECK(g.channel.connect(bs, ccfg));

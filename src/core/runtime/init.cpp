@@ -290,6 +290,7 @@ Status transportsInit(std::string* err) {
   if (g_rt.my_pe == 0 && params().INFO) g_init.why.assign(g_rt.n_pes, std::string());
   for (int i = 0; i < kNumTransports; ++i) {
     const TransportEntry& e = kTransports[i];
+    if (!(e.mem_kinds & (1u << static_cast<int>(MemKind::Host)))) continue;  // device heaps: the device layer's
     if (!transportEnabled(e.name, choice)) continue;
     bool needed = true;
     if (e.on_demand) GSHMEM_CHECK(anyUnreached(&needed, err));

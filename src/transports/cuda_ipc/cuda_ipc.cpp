@@ -222,8 +222,8 @@ Status CudaIpcTransport::get(const RemoteAddr& src, void* dst, std::size_t n) {
 
 Status CudaIpcTransport::quiet() { return stream_ ? syncStream(stream_) : Status::Ok; }
 
-std::unique_ptr<CudaIpcTransport> cudaIpcTransportCreate(const CudaIpcConfig& cfg) {
-  return std::make_unique<CudaIpcTransport>(cfg);
+std::unique_ptr<Transport> cudaIpcTransportCreate(const TransportConfig& cfg) {
+  return std::make_unique<CudaIpcTransport>(CudaIpcConfig{cfg.device, cfg.p2p, cfg.vmm});
 }
 
 }  // namespace gshmem

@@ -76,7 +76,7 @@ class CudaIpcTransport final : public Transport {
   Status vmmImport(int pe, const UniqueFd* fds, const std::vector<vmm::Chunk>& chunks);
 };
 
-/// Create the cuda_ipc transport (a CUDA build only; the core does not ask for it otherwise).
-std::unique_ptr<CudaIpcTransport> cudaIpcTransportCreate(const CudaIpcConfig& cfg);
+// Made through the registry (cudaIpcTransportCreate, transports/transport.hpp), from TransportConfig's device,
+// p2p and vmm.
 
 }  // namespace gshmem

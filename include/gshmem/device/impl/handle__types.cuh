@@ -149,6 +149,18 @@ struct DeviceTeam {
 };
 static_assert(sizeof(DeviceTeam) == 16 && std::is_trivially_copyable<DeviceTeam>::value, "copied to the GPU as bytes");
 
+/// How a kernel reaches a peer's device heap: the device API picks one per operation at one place (route() and
+/// onBackend() in api__funcs.cuh). A peer mapped here is reached by SM loads/stores (direct), and by the copy engine
+/// through the proxy thread for transfers of at least DeviceHandle::ce_min bytes; a peer not mapped here by the
+/// backend DeviceHandle::peer_backend names: the proxy ring today. kBackendNicDirect is the slot of a GPU-initiated
+/// NIC backend (docs/ARCHITECTURE.md); nothing sets it yet, and a kernel that meets it traps with a message.
+enum DeviceBackend : uint8_t {
+  kBackendDirect = 0,
+  kBackendCopyEngine = 1,
+  kBackendProxy = 2,
+  kBackendNicDirect = 3,
+};
+
 constexpr int kInlinePeers = 8;  ///< peer bases also held in the handle itself (constant/param space) for PE < 8
 
 /// Everything a kernel needs, by value: obtained on the host with gshmemx_device_handle_get()
@@ -160,6 +172,9 @@ struct DeviceHandle {
   uint64_t heap_size = 0;             ///< user bytes of the heap (the DeviceSync area follows)
   char* const* peer_base = nullptr;   ///< device array [n_pes]: each PE's heap as mapped here, nullptr = proxy
   char* peer_base_inline[kInlinePeers] = {};  ///< peer_base[0..7] again: no global-memory load on the fast path
+  /// Device array [n_pes]: the DeviceBackend of each peer (kBackendDirect where peer_base is set, else the backend
+  /// of its unmapped operations: kBackendProxy). Read only for peers that are not mapped.
+  const uint8_t* peer_backend = nullptr;
   DeviceSync* sync = nullptr;         ///< this PE's DeviceSync (device address)
   uint64_t sync_offset = 0;           ///< offset of DeviceSync in every heap
   ProxyRing ring;                     ///< ring.slots == nullptr when no peer needs the proxy

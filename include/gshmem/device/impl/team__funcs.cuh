@@ -91,9 +91,10 @@ GSHMEM_DEVICE_INLINE void teamBarrierThread(const DeviceHandle& h, const DeviceT
   for (int i = 1; i <= t.size; ++i) {
     const int pe = t.pe((t.my_index + i) % t.size);
     unsigned long long* f = row + t.my_index;
-    unsigned long long* q = detail::peerPtr(h, f, pe);
-    if (q != nullptr) detail::stReleaseSys(q, e);
-    else detail::proxyPost(h.ring, kProxyAmo, pe, kAmoSet | (1u << 4), detail::offsetOf(h, f), e);
+    detail::onBackend(
+        h, detail::routeWord(h, f, pe),
+        [&](char* q) { detail::stReleaseSys(reinterpret_cast<unsigned long long*>(q), e); },
+        [&] { detail::proxyPost(h.ring, kProxyAmo, pe, kAmoSet | (1u << 4), detail::offsetOf(h, f), e); });
   }
   for (int k = 0; k < t.size; ++k)
     while (detail::ldAcquire(&row[k]) < e) {
