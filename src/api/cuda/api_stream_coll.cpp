@@ -1,6 +1,6 @@
 // Public C API, CUDA builds only: the stream collectives gshmemx_*_on_stream (declared in
-// gshmem/device/impl/coll__decls.cuh), each a wrapper over the device layer's function (core/device/stream_coll.hpp).
-#include "core/device/stream_coll.hpp"
+// gshmem/device/impl/coll__decls.cuh), each a wrapper over the device layer's function (collectives/device/stream_coll.hpp).
+#include "collectives/device/stream_coll.hpp"
 
 extern "C" {
 

@@ -1,5 +1,6 @@
 // Host-callable helpers of the device layer's own kernels and the argument checks of its stream-ordered calls
-// (device_kernels.cu), shared by the stream collectives (device_coll.cu). Private to src/core/device.
+// (device_kernels.cu), shared by the stream collectives (src/collectives/device/device_coll.cu). Private to the
+// device layer and those collectives.
 #pragma once
 #include <cuda_runtime.h>
 

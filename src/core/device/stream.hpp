@@ -1,7 +1,7 @@
 // The stream-ordered calls of the device layer, behind the gshmemx_*_on_stream entry points (src/api/api_device.cpp).
 // Defined in device_kernels.cu with CUDA; without it in device_none.cpp, where each ends the job with @p call's
 // one-line error (the build has no CUDA). Every function checks its arguments and ends the job with @p call's
-// one-line error on a bad one or a failed launch. The stream collectives are core/device/stream_coll.hpp.
+// one-line error on a bad one or a failed launch. The stream collectives are collectives/device/stream_coll.hpp.
 #pragma once
 #include <cstddef>
 #include <cstdint>

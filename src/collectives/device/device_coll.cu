@@ -1,4 +1,4 @@
-// The stream forms of the device collectives (core/device/stream_coll.hpp, behind gshmemx_*_on_stream; the host
+// The stream forms of the device collectives (collectives/device/stream_coll.hpp, behind gshmemx_*_on_stream; the host
 // forms wait for them). Arguments are checked on the host, then kernels go on the stream, taking the DeviceHandle
 // and the team (DeviceTeam, from the host team of the id) by value:
 //   * a team of one PE: one copy into dest (none in place): a copy kernel up to 4 MiB, the copy engine above;
@@ -26,7 +26,7 @@
 #include "base/config.hpp"
 #include "core/device/device.hpp"
 #include "core/device/device_kernels.hpp"
-#include "core/device/stream_coll.hpp"
+#include "collectives/device/stream_coll.hpp"
 #include "core/rma/ops.hpp"
 #include "core/sync/sync.hpp"
 #include "core/team/team.hpp"
@@ -35,7 +35,7 @@
 #include "gshmem/device/impl/coll_ll__funcs.cuh"
 #include "gshmem/device/impl/coll_pipe__funcs.cuh"
 #include "gshmem/device/impl/coll_direct__funcs.cuh"
-#include "core/device/coll_staged.cuh"
+#include "collectives/device/coll_staged.cuh"
 
 namespace gshmem::device {
 namespace {
