@@ -215,3 +215,23 @@ TEST(Selector, CreateForTheRuntime) {
 
 }  // namespace
 }  // namespace gshmem
+
+namespace gshmem {
+namespace {
+Status runCounted(const Transfer& t) { return t.n == 3 ? Status::Ok : Status::InvalidArgument; }
+}  // namespace
+
+/// The descriptor carries the run the dispatch calls: unbound until the layer that implements it binds it, for
+/// the device protocols only (shm and ucx move host memory on the inline RMA path; nic_direct has no transport).
+TEST(ProtocolTable, RunIsBoundByTheImplementingLayer) {
+  for (ProtocolId id : {ProtocolId::Shm, ProtocolId::Ucx, ProtocolId::NicDirect})
+    EXPECT_EQ(protocolDesc(id).run, nullptr) << protocolName(id);
+  protocolBindRun(ProtocolId::Staged, runCounted);
+  ASSERT_NE(protocolDesc(ProtocolId::Staged).run, nullptr);
+  EXPECT_EQ(protocolDesc(ProtocolId::Staged).run(Transfer{1, 0, nullptr, 3, Direction::Put, nullptr, true}),
+            Status::Ok);
+  protocolBindRun(ProtocolId::Staged, nullptr);
+  EXPECT_EQ(protocolDesc(ProtocolId::Staged).run, nullptr);
+  protocolBindRun(ProtocolId::None, runCounted);  // ignored
+}
+}  // namespace gshmem

@@ -34,18 +34,47 @@ State g;
 
 constexpr const char* kWho = "device dispatch";
 
-/// The direct protocols: a copy through the peer's mapping at @p peer (p2p_ce or p2p_sm).
-Status direct(ProtocolId proto, char* peer, void* local, std::size_t n, Direction d, CUstream_st* stream,
-              bool blocking) {
-  const bool put = d == Direction::Put;
-  void* dst = put ? static_cast<void*>(peer) : local;
-  const void* src = put ? static_cast<const void*>(local) : peer;
-  if (proto == ProtocolId::P2pSm) {
-    if (cudaError_t e = launchSmCopy(dst, src, n, stream); e != cudaSuccess) return cudaFailed(kWho, "p2p_sm copy", e);
+/// The direct protocols: a copy through the peer's mapping (p2p_ce: the copy engine; p2p_sm: an SM copy kernel).
+Status direct(bool sm, const Transfer& t) {
+  char* peer = g.ipc->peerBase(t.pe);
+  if (!peer) return Status::Unsupported;
+  peer += t.off;
+  const bool put = t.dir == Direction::Put;
+  void* dst = put ? static_cast<void*>(peer) : t.local;
+  const void* src = put ? static_cast<const void*>(t.local) : peer;
+  if (sm) {
+    if (cudaError_t e = launchSmCopy(dst, src, t.n, t.stream); e != cudaSuccess)
+      return cudaFailed(kWho, "p2p_sm copy", e);
   } else {
-    GSHMEM_CHECK(g.ipc->copyOnStream(dst, src, n, stream));
+    GSHMEM_CHECK(g.ipc->copyOnStream(dst, src, t.n, t.stream));
   }
-  return blocking ? g.ipc->syncStream(stream) : Status::Ok;
+  return t.blocking ? g.ipc->syncStream(t.stream) : Status::Ok;
+}
+Status runP2pCe(const Transfer& t) { return direct(false, t); }
+Status runP2pSm(const Transfer& t) { return direct(true, t); }
+/// The staged pipeline over the transport that reaches the peer: the node's request channel, else UCX. Complete
+/// when it returns.
+Status runStaged(const Transfer& t) {
+  if (stagedReaches(t.pe)) return stagedTransfer(t.pe, t.off, t.local, t.n, t.dir, t.stream);
+  if (stagedUcxReaches(t.pe)) return stagedUcxTransfer(t.pe, t.off, t.local, t.n, t.dir, t.stream);
+  return Status::Unsupported;
+}
+
+/// The one place a device transfer's protocol is picked. Host-initiated transfers to another PE take the
+/// selector's table (deviceChoice: calibrated or default models, GSHMEM_PATH, GSHMEM_TUNE) where the protocol it
+/// names reaches the peer; a proxied request (the GPU asked for the copy engine, or the peer is not mapped), this
+/// PE and a peer without a table take the copy engine where the peer is mapped, else the staged pipeline.
+ProtocolId choose(int pe, void* local, std::size_t n, Direction d, Initiator who) {
+  const bool mapped = g.ipc->peerBase(pe) != nullptr;
+  const bool staged = stagedReaches(pe) || stagedUcxReaches(pe);
+  if (who == Initiator::Host && pe != g.me) {
+    const MemPair m = localIsDevice(local) ? MemPair::DevDev : MemPair::HostDev;
+    const ProtocolId c = deviceChoice(pe, m, d, n);
+    if (c == ProtocolId::Staged && staged) return c;
+    if (mapped && (c == ProtocolId::P2pCe || c == ProtocolId::P2pSm)) return c;
+  }
+  if (mapped) return ProtocolId::P2pCe;
+  return staged ? ProtocolId::Staged : ProtocolId::None;
 }
 
 Status channelConfig(const Params& p, ShmChannelConfig* cfg, std::string* err) {
@@ -125,6 +154,9 @@ Status deviceInit(const DeviceHeapDesc& heap, std::string* err) {
     g.why[pe] = reach[pe].why;
   }
   devicePathInit(heap.device, bus, mapped);
+  protocolBindRun(ProtocolId::P2pCe, runP2pCe);
+  protocolBindRun(ProtocolId::P2pSm, runP2pSm);
+  protocolBindRun(ProtocolId::Staged, runStaged);
   g.ready = true;
   err->clear();
   if (params().INFO && g.me == 0) printRoutes();
@@ -170,21 +202,10 @@ Status deviceRma(int pe, std::size_t off, void* local, std::size_t n, Direction 
                  Initiator who) {
   if (!g.ready) return Status::Unsupported;
   if (!n) return Status::Ok;
-  char* peer = g.ipc->peerBase(pe);
-  ProtocolId proto = peer ? ProtocolId::P2pCe : ProtocolId::Staged;
-  if (who == Initiator::Host && pe != g.me) {
-    const MemPair m = localIsDevice(local) ? MemPair::DevDev : MemPair::HostDev;
-    const ProtocolId chosen = deviceChoice(pe, m, d, n);
-    if (chosen == ProtocolId::Staged || (peer && (chosen == ProtocolId::P2pCe || chosen == ProtocolId::P2pSm)))
-      proto = chosen;
-  }
-  if (proto == ProtocolId::Staged) {
-    if (stagedReaches(pe)) return stagedTransfer(pe, off, local, n, d, stream);
-    if (stagedUcxReaches(pe)) return stagedUcxTransfer(pe, off, local, n, d, stream);
-    if (!peer) return Status::Unsupported;
-    proto = ProtocolId::P2pCe;
-  }
-  return direct(proto, peer + off, local, n, d, stream, blocking);
+  const ProtocolId p = choose(pe, local, n, d, who);
+  if (p == ProtocolId::None) return Status::Unsupported;
+  GSHMEM_LOG_TRACE(TRANSPORT, "device %s of %zu bytes with PE %d: %s", directionName(d), n, pe, protocolName(p));
+  return protocolDesc(p).run(Transfer{pe, off, local, n, d, stream, blocking});
 }
 
 bool deviceFusesPutAmo(int pe) { return g.ready && pe != g.me && !g.ipc->peerBase(pe) && stagedReaches(pe); }

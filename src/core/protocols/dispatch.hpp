@@ -1,6 +1,7 @@
 // The one dispatch site for device-memory transfers. Every put, get and atomic on the device symmetric heap of a
 // peer -- host-initiated (shmem_putmem on device memory, gshmemx_*_on_stream) and device-initiated (requests the
-// device proxy executes) -- asks the selector here and runs the chosen protocol:
+// device proxy executes) -- is deviceRma: choose() picks one protocol (the selector's table for host-initiated
+// transfers), then the descriptor's run (core/select/protocol.hpp; bound here at init) moves the data:
 //   direct  p2p_ce (copy engine) or p2p_sm (SM copy kernel) through the cuda_ipc transport's peer mapping;
 //           atomics as a one-thread kernel on the peer pointer
 //   staged  pinned host bounce buffers over the transport that reaches the peer: the shm request channel on the

@@ -98,7 +98,7 @@ LinkModel nicDirectDefaults(const PeerPath& p, PathType, MemPair m, Direction d,
   return LinkModel{us, bw};
 }
 
-const ProtocolDesc kProtocols[kNumProtocols] = {
+ProtocolDesc kProtocols[kNumProtocols] = {  // run: bound by protocolBindRun
     {ProtocolId::Shm, "shm", "load/store (memcpy) into the peer's memory mapped on this node", shmReaches, shmDefaults,
      true},
     {ProtocolId::Ucx, "ucx", "UCX RMA (another node, or GSHMEM_TRANSPORTS=ucx)", ucxReaches, ucxDefaults,
@@ -122,6 +122,10 @@ std::string lower(std::string s) {
 }  // namespace
 
 const ProtocolDesc* protocolTable() { return kProtocols; }
+
+void protocolBindRun(ProtocolId id, ProtocolRun run) {
+  if (id != ProtocolId::None && id != ProtocolId::Count) kProtocols[static_cast<int>(id)].run = run;
+}
 
 PathType gpuNicClass(const Topology& t, int gpu) {
   if (gpu < 0 || gpu >= t.gpuCount()) return PathType::Sys;

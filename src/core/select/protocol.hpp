@@ -3,10 +3,14 @@
 // protocol is a new row there (and a measurement entry in tools/calibrate).
 #pragma once
 
+#include <cstddef>
 #include <string>
 
+#include "base/status.hpp"
 #include "base/topology/topology.hpp"
 #include "core/select/cost_model.hpp"
+
+struct CUstream_st;
 
 namespace gshmem {
 
@@ -60,6 +64,22 @@ inline PathType modelClass(const PeerPath& p, MemPair m) {
 enum class ProtocolId : int { Shm = 0, Ucx, P2pCe, P2pSm, Staged, NicDirect, Count, None = -1 };
 inline constexpr int kNumProtocols = static_cast<int>(ProtocolId::Count);
 
+/// One transfer between local memory `local` (host or device) and offset `off` of PE `pe`'s device heap, as a
+/// protocol runs it: put (local -> remote) or get, ordered after earlier work on `stream`; with `blocking` the data
+/// has arrived when run returns.
+struct Transfer {
+  int pe;
+  std::size_t off;
+  void* local;
+  std::size_t n;
+  Direction dir;
+  CUstream_st* stream;
+  bool blocking;
+};
+/// Runs one transfer. Bound by the part of the core that implements the protocol (core/protocols, when the device
+/// heap is made), never by the selector.
+using ProtocolRun = Status (*)(const Transfer& t);
+
 /// One protocol. Functions are pure (no state, no I/O); safe from any thread.
 struct ProtocolDesc {
   ProtocolId id;
@@ -74,10 +94,15 @@ struct ProtocolDesc {
   /// Whether this build has a transport that runs the protocol. A protocol without one is still modelled (so the
   /// decision is visible and tested) but is never available at run time.
   bool built;
+  /// How a device-memory transfer runs on it (protocolBindRun); nullptr until bound, and for shm and ucx, whose
+  /// host-memory transfers are the inline RMA path of core/rma.
+  ProtocolRun run = nullptr;
 };
 
 /// Every protocol, indexed by ProtocolId.
 const ProtocolDesc* protocolTable();
+/// Bind the function that runs protocol `id` (at init, before any transfer; nullptr unbinds).
+void protocolBindRun(ProtocolId id, ProtocolRun run);
 inline const ProtocolDesc& protocolDesc(ProtocolId id) { return protocolTable()[static_cast<int>(id)]; }
 inline const char* protocolName(ProtocolId id) { return id == ProtocolId::None ? "none" : protocolDesc(id).name; }
 /// @return ProtocolId::None when @p name is not a protocol.
