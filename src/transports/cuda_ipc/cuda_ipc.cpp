@@ -220,6 +220,12 @@ Status CudaIpcTransport::get(const RemoteAddr& src, void* dst, std::size_t n) {
   return syncStream(stream_);
 }
 
+Status CudaIpcTransport::getNbi(const RemoteAddr& src, void* dst, std::size_t n) {
+  char* b = peerBase(src.pe);
+  if (!b || src.region != 0) return Status::Unsupported;
+  return copyOnStream(dst, b + src.offset, n, stream_);
+}
+
 Status CudaIpcTransport::quiet() { return stream_ ? syncStream(stream_) : Status::Ok; }
 
 std::unique_ptr<Transport> cudaIpcTransportCreate(const TransportConfig& cfg) {

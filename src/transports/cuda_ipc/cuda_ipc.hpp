@@ -47,6 +47,8 @@ class CudaIpcTransport final : public Transport {
   /// Copy-engine put/get through the mapping on the transport's own stream; putNbi completes at quiet().
   Status putNbi(const RemoteAddr& dst, const void* src, std::size_t n) override;
   Status get(const RemoteAddr& src, void* dst, std::size_t n) override;
+  /// As get, on the transport's stream; the data is there after quiet().
+  Status getNbi(const RemoteAddr& src, void* dst, std::size_t n) override;
   Status quiet() override;
 
   /// Device address of `pe`'s device region as mapped here (this PE: its own base), or nullptr.

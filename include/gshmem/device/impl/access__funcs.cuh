@@ -119,63 +119,46 @@ GSHMEM_DEVICE_INLINE uint64_t offsetOf(const DeviceHandle& h, const void* addr) 
 }
 
 // ------------------------------------------------------------------------------------------ backend choice
-/// How one operation reaches its target: a DeviceBackend (handle__types.cuh) and, for the direct and copy-engine
-/// kinds, the target's address as mapped here.
-struct Route {
-  DeviceBackend kind;
-  char* ptr;
-};
-
-/// The one place a device-initiated operation picks its backend. A mapped peer is reached directly, or by the copy
-/// engine when `Bulk` and `bytes` >= ce_min[S]; any other peer by the backend its handle entry names. The common
-/// case, a peer below kInlinePeers that is mapped, costs one test and no global-memory load (the test sits on the
-/// round trip of dependent atomics).
-template <int S, bool Bulk>
-GSHMEM_DEVICE_INLINE Route route(const DeviceHandle& h, const void* addr, int pe, size_t bytes = 0) {
-  const uint64_t off = offsetOf(h, addr);
-  char* const inl = h.peer_base_inline[pe < kInlinePeers ? pe : 0];
-  char* b = nullptr;
-  if (__builtin_expect(pe < kInlinePeers && inl != nullptr, 1)) b = inl;
-  else if (pe >= kInlinePeers) b = h.peer_base[pe];
-  if (b != nullptr) {
-    if constexpr (Bulk) {
-      if (bytes >= h.ce_min[S]) return Route{kBackendCopyEngine, b + off};
-    }
-    return Route{kBackendDirect, b + off};
-  }
-  return Route{static_cast<DeviceBackend>(h.peer_backend[pe]), nullptr};
-}
-/// route() for an operation on one scalar or word (p, g, atomics, signals, flags): never the copy engine.
-GSHMEM_DEVICE_INLINE Route routeWord(const DeviceHandle& h, const void* addr, int pe) {
-  return route<kScopeThread, false>(h, addr, pe);
-}
-
 /// A backend the handle names but this build does not implement (the reserved NIC-direct slot): no silent
 /// fallback; the kernel traps and the host sees the launch fail.
-GSHMEM_DEVICE_INLINE void backendMissing(const DeviceHandle& h, DeviceBackend kind) {
+GSHMEM_DEVICE_INLINE void backendMissing(const DeviceHandle& h, int kind) {
   printf("gshmem: PE %d: a device operation found backend %d, which this build does not implement; rebuild gshmem "
          "with it or reach the peer through the proxy\n",
-         h.my_pe, static_cast<int>(kind));
+         h.my_pe, kind);
   __trap();
 }
 
-/// Run one operation on the backend `r` names: direct(ptr) for SM loads/stores to the mapped address,
-/// engine(ptr) for the copy engine, proxy() for the proxy ring. Every device operation that can reach an unmapped
-/// peer dispatches here, so a new backend is one more case.
-template <typename Direct, typename Engine, typename Proxy>
-GSHMEM_DEVICE_INLINE auto onBackend(const DeviceHandle& h, const Route& r, Direct&& direct, Engine&& engine,
-                                    Proxy&& proxy) {
-  switch (r.kind) {
-    case kBackendDirect: return direct(r.ptr);
-    case kBackendCopyEngine: return engine(r.ptr);
-    case kBackendProxy: return proxy();
-    default: backendMissing(h, r.kind); return proxy();
+/// The one place a device-initiated operation on `addr` at `pe` picks its backend (DeviceBackend,
+/// handle__types.cuh) and runs on it: direct(ptr) with the address as mapped here (SM loads/stores), proxy() for
+/// the proxy ring, and, when `Bulk` and `bytes` >= ce_min[S], engine(ptr) first, which returns whether it took the
+/// copy engine (a shared resource: when it cannot, direct runs). A peer that is not mapped takes the backend its
+/// handle entry names; a new backend is one more case here. A peer below kInlinePeers is looked up in the handle
+/// itself (no global-memory load). Each of direct, engine and proxy is expanded once (bulk bodies are large).
+template <int S, bool Bulk, typename Direct, typename Engine, typename Proxy>
+GSHMEM_DEVICE_INLINE auto onBackend(const DeviceHandle& h, const void* addr, int pe, size_t bytes, Direct&& direct,
+                                    Engine&& engine, Proxy&& proxy) {
+  char* b = h.peer_base_inline[pe < kInlinePeers ? pe : 0];
+  if (pe >= kInlinePeers) b = h.peer_base[pe];
+  if (__builtin_expect(b == nullptr, 0)) {
+    const int kind = h.peer_backend[pe];
+    if (kind != kBackendProxy) backendMissing(h, kind);
+    return proxy();
   }
+  char* const p = b + offsetOf(h, addr);
+  if constexpr (Bulk) {
+    if (bytes >= h.ce_min[S] && engine(p)) return;
+  }
+  return direct(p);
 }
-/// onBackend for word operations (routeWord never names the copy engine).
+/// onBackend for an operation on one word or scalar (p, g, atomics, signals, flags): never the copy engine. The
+/// common case, a peer below kInlinePeers that is mapped, costs one test before the operation, its address a loop
+/// invariant of the caller: the test sits on the round trip of dependent atomics, where a second branch (inline or
+/// global table, then mapped or not) costs measurably more. `direct` is expanded twice (it is small).
 template <typename Direct, typename Proxy>
-GSHMEM_DEVICE_INLINE auto onBackend(const DeviceHandle& h, const Route& r, Direct&& direct, Proxy&& proxy) {
-  return onBackend(h, r, direct, direct, proxy);
+GSHMEM_DEVICE_INLINE auto onWord(const DeviceHandle& h, const void* addr, int pe, Direct&& direct, Proxy&& proxy) {
+  char* const inl = h.peer_base_inline[pe < kInlinePeers ? pe : 0];
+  if (__builtin_expect(pe < kInlinePeers && inl != nullptr, 1)) return direct(inl + offsetOf(h, addr));
+  return onBackend<kScopeThread, false>(h, addr, pe, 0, direct, [](char*) { return false; }, proxy);
 }
 
 // ------------------------------------------------------------------------------------------ copies

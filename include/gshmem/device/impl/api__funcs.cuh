@@ -183,11 +183,12 @@ GSHMEM_DEVICE_INLINE void putmem(const DeviceHandle& h, void* dst, const void* s
     detail::copy<S>(p, src, n);
     detail::groupSync<S>();
   };
-  detail::onBackend(
-      h, detail::route<S, true>(h, dst, pe, n), direct,
-      [&](char* p) {
-        if (!__isGlobal(src) || !detail::ceAcquire<S>(h)) return direct(p);  // engine busy: the SMs copy
+  detail::onBackend<S, true>(
+      h, dst, pe, n, direct,
+      [&](char*) {
+        if (!__isGlobal(src) || !detail::ceAcquire<S>(h)) return false;  // engine busy: the SMs copy
         detail::putProxied<S>(h, dst, src, n, pe, false, true);
+        return true;
       },
       [&] { detail::putProxied<S>(h, dst, src, n, pe, nbi, false); });
 }
@@ -199,11 +200,12 @@ GSHMEM_DEVICE_INLINE void getmem(const DeviceHandle& h, void* dst, const void* s
     detail::copy<S>(dst, p, n);
     detail::groupSync<S>();
   };
-  detail::onBackend(
-      h, detail::route<S, true>(h, src, pe, n), direct,
-      [&](char* p) {
-        if (!__isGlobal(dst) || !detail::ceAcquire<S>(h)) return direct(p);
+  detail::onBackend<S, true>(
+      h, src, pe, n, direct,
+      [&](char*) {
+        if (!__isGlobal(dst) || !detail::ceAcquire<S>(h)) return false;
         detail::getProxied<S>(h, dst, src, n, pe, false, true);
+        return true;
       },
       [&] { detail::getProxied<S>(h, dst, src, n, pe, nbi, false); });
 }
@@ -211,8 +213,8 @@ GSHMEM_DEVICE_INLINE void getmem(const DeviceHandle& h, void* dst, const void* s
 template <typename T>
 GSHMEM_DEVICE_INLINE void p(const DeviceHandle& h, T* dst, T value, int pe) {
   static_assert(sizeof(T) <= 8, "p takes scalars");
-  detail::onBackend(
-      h, detail::routeWord(h, dst, pe), [&](char* q) { *reinterpret_cast<T*>(q) = value; },
+  detail::onWord(
+      h, dst, pe, [&](char* q) { *reinterpret_cast<T*>(q) = value; },
       [&] {
         detail::proxyPost(h.ring, kProxyPutV, pe, sizeof(T) - 1, detail::offsetOf(h, dst), detail::bitsOf(value));
       });
@@ -221,8 +223,8 @@ GSHMEM_DEVICE_INLINE void p(const DeviceHandle& h, T* dst, T value, int pe) {
 template <typename T>
 GSHMEM_DEVICE_INLINE T g(const DeviceHandle& h, const T* src, int pe) {
   static_assert(sizeof(T) <= 8, "g takes scalars");
-  return detail::onBackend(
-      h, detail::routeWord(h, src, pe), [&](char* q) { return detail::volatileLoad(reinterpret_cast<const T*>(q)); },
+  return detail::onWord(
+      h, src, pe, [&](char* q) { return detail::volatileLoad(reinterpret_cast<const T*>(q)); },
       [&] {
         unsigned long long t = detail::proxyPost(h.ring, kProxyGetV, pe, sizeof(T) - 1, detail::offsetOf(h, src), 0);
         return detail::fromBits<T>(detail::proxyResult(h.ring, t));
@@ -235,8 +237,8 @@ template <typename T>
 GSHMEM_DEVICE_INLINE T atomic(const DeviceHandle& h, AmoCode op, T* dst, T value, T cond, int pe) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "atomics are 32- or 64-bit");
   using U = typename std::conditional<sizeof(T) == 8, unsigned long long, unsigned int>::type;
-  return detail::onBackend(
-      h, detail::routeWord(h, dst, pe),
+  return detail::onWord(
+      h, dst, pe,
       [&](char* q) {
         return detail::fromBits<T>(static_cast<uint64_t>(detail::atomicOn<U>(
             reinterpret_cast<U*>(q), op, static_cast<U>(detail::bitsOf(value)), static_cast<U>(detail::bitsOf(cond)))));
@@ -315,8 +317,8 @@ GSHMEM_DEVICE_INLINE U atomicOn(U* q, uint32_t op, U v, U c) {
 
 /// Update the signal at `sig` on `pe` after (ordered behind) everything this thread stored before.
 GSHMEM_DEVICE_INLINE void signalOp(const DeviceHandle& h, uint64_t* sig, uint64_t value, int sig_op, int pe) {
-  detail::onBackend(
-      h, detail::routeWord(h, sig, pe),
+  detail::onWord(
+      h, sig, pe,
       [&](char* p) {
         unsigned long long* q = reinterpret_cast<unsigned long long*>(p);
         if (sig_op == GSHMEM_SIGNAL_ADD) {  // a release reduction: no separate fence (it costs a link round trip)
@@ -361,7 +363,7 @@ GSHMEM_DEVICE_INLINE void putmemSignal(const DeviceHandle& h, void* dst, const v
     }
     detail::groupSync<S>();
   };
-  detail::onBackend(h, detail::route<S, false>(h, dst, pe), [&](char* p) { direct(p); }, proxied);
+  detail::onBackend<S, false>(h, dst, pe, 0, direct, [](char*) { return false; }, proxied);
 }
 
 /// Wait until the local signal compares true; ends with a system-scope acquire. Returns the signal's value.
@@ -396,8 +398,8 @@ GSHMEM_DEVICE_INLINE void barrierAll(const DeviceHandle& h, bool do_quiet = true
   for (int i = 1; i <= h.n_pes; ++i) {
     const int pe = (h.my_pe + i) % h.n_pes;
     unsigned long long* f = &h.sync->flags[h.my_pe];
-    detail::onBackend(
-        h, detail::routeWord(h, f, pe),
+    detail::onWord(
+        h, f, pe,
         [&](char* q) { detail::stReleaseSys(reinterpret_cast<unsigned long long*>(q), e); },
         [&] { detail::proxyPost(h.ring, kProxyAmo, pe, kAmoSet | (1u << 4), detail::offsetOf(h, f), e); });
   }

@@ -149,8 +149,8 @@ struct DeviceTeam {
 };
 static_assert(sizeof(DeviceTeam) == 16 && std::is_trivially_copyable<DeviceTeam>::value, "copied to the GPU as bytes");
 
-/// How a kernel reaches a peer's device heap: the device API picks one per operation at one place (route() and
-/// onBackend() in api__funcs.cuh). A peer mapped here is reached by SM loads/stores (direct), and by the copy engine
+/// How a kernel reaches a peer's device heap: the device API picks one per operation at one place (onBackend() in
+/// access__funcs.cuh). A peer mapped here is reached by SM loads/stores (direct), and by the copy engine
 /// through the proxy thread for transfers of at least DeviceHandle::ce_min bytes; a peer not mapped here by the
 /// backend DeviceHandle::peer_backend names: the proxy ring today. kBackendNicDirect is the slot of a GPU-initiated
 /// NIC backend (docs/ARCHITECTURE.md); nothing sets it yet, and a kernel that meets it traps with a message.

@@ -91,8 +91,8 @@ GSHMEM_DEVICE_INLINE void teamBarrierThread(const DeviceHandle& h, const DeviceT
   for (int i = 1; i <= t.size; ++i) {
     const int pe = t.pe((t.my_index + i) % t.size);
     unsigned long long* f = row + t.my_index;
-    detail::onBackend(
-        h, detail::routeWord(h, f, pe),
+    detail::onWord(
+        h, f, pe,
         [&](char* q) { detail::stReleaseSys(reinterpret_cast<unsigned long long*>(q), e); },
         [&] { detail::proxyPost(h.ring, kProxyAmo, pe, kAmoSet | (1u << 4), detail::offsetOf(h, f), e); });
   }
