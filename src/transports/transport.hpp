@@ -112,6 +112,10 @@ struct TransportConfig {
   int device = -1;                  ///< this PE's CUDA device (current at connect)
   bool p2p = true;                  ///< false: map no peer's device memory (GSHMEM_P2P=0)
   const vmm::Range* vmm = nullptr;  ///< the device heap is this VMM range; nullptr: one cudaMalloc block
+  // Request-channel transports (shm_channel) only:
+  int channel_depth = 4;                                  ///< pipeline slots per (sender, target) pair, 2..16
+  std::size_t channel_slot_bytes = std::size_t(2) << 20;  ///< bytes per slot, a multiple of 4096
+  bool channel_reach = true;  ///< false: take part in the collective setup but reach nobody
 };
 
 /// Host-side transport interface. Methods are grouped by lifecycle phase.
@@ -123,6 +127,9 @@ class Transport {
   virtual const char* name() const = 0;
   /// Memory kinds whose regions this transport can connect (bit (1 << MemKind)). Host memory by default.
   virtual unsigned memKinds() const { return 1u << static_cast<int>(MemKind::Host); }
+  /// Memory kinds of the regions connect() takes (bit (1 << MemKind)): those it reaches, unless it reaches a
+  /// peer's memory through the peer's own server thread (a request channel), which takes no region.
+  virtual unsigned regionKinds() const { return memKinds(); }
 
   /// Setup (collective over all PEs): make `regions` reachable and return, per PE, how it is reached
   /// by this transport (caps == 0 means unreachable by this transport).
@@ -224,5 +231,8 @@ std::unique_ptr<Transport> ucxTransportCreate(const TransportConfig& cfg);
 /// CUDA IPC transport: maps the device heaps of the PEs of this node whose GPUs this GPU can access
 /// (transports/cuda_ipc). nullptr when the build has no CUDA.
 std::unique_ptr<Transport> cudaIpcTransportCreate(const TransportConfig& cfg);
+/// Request channel: a queue of requests and a pipeline of bounce-buffer slots to the server thread of each PE of
+/// the node, which acts on its own device memory (transports/shm/shm_channel.hpp).
+std::unique_ptr<Transport> shmChannelTransportCreate(const TransportConfig& cfg);
 
 }  // namespace gshmem

@@ -7,7 +7,7 @@
 # only). A transport this build lacks skips.
 #   ctest -L transport
 add_executable(transport_contract transports/test_contract.cpp transports/contract_harness.cpp
-               transports/contract_device.cpp)
+               transports/contract_device.cpp transports/contract_request.cpp)
 target_include_directories(transport_contract PRIVATE ${PROJECT_SOURCE_DIR}/tests)
 target_link_libraries(transport_contract PRIVATE gshmem_internal GTest::gtest MPI::MPI_CXX Threads::Threads)
 if(GSHMEM_HAVE_CUDA)  # GPU memory for the device transports (cuda_ipc); they skip without a GPU

@@ -91,10 +91,15 @@ Status Link::open(const std::string& name) {
   Bootstrap& bs = jobBootstrap();
   me = bs.rank();
   npes = bs.size();
-  device = !(e->mem_kinds & (1u << int(MemKind::Host)));
-  if (device && (cfg.device = deviceSelect(me)) < 0) return Status::Unsupported;
   t_ = e->create(cfg);
   if (!t_) return Status::Unsupported;
+  // A request channel reaches a peer's memory through the peer's server thread and takes no region: its link
+  // reads the caps of the kind it reaches (device) over host regions the harness keeps for the common cases.
+  request = t_->regionKinds() == 0;
+  device = !request && !(e->mem_kinds & (1u << int(MemKind::Host)));
+  kind = device || request ? MemKind::Device : MemKind::Host;
+  if (device && (cfg.device = deviceSelect(me)) < 0) return Status::Unsupported;
+  if (device) t_ = e->create(cfg);  // with the GPU it serves
   std::vector<LocalRegion> regions;
   if (device) {
     dev_heap_ = std::make_unique<DeviceRegion>(kBig + kSlot);
@@ -106,6 +111,7 @@ Status Link::open(const std::string& name) {
     data_ = std::make_unique<MemfdRegion>(kDataSize);
     regions = {heap_->region, data_->region};
   }
+  if (request) regions.clear();
   Status s = t_->connect(bs, regions, &reach_);
   if (s != Status::Ok) {
     error = t_->lastError();
@@ -113,7 +119,7 @@ Status Link::open(const std::string& name) {
     return s;
   }
   std::vector<unsigned> row(npes);
-  for (int pe = 0; pe < npes; ++pe) row[pe] = reach_[pe].capsFor(device ? MemKind::Device : MemKind::Host);
+  for (int pe = 0; pe < npes; ++pe) row[pe] = reach_[pe].capsFor(kind);
   caps_.assign(std::size_t(npes) * npes, 0);
   MPI_Allgather(row.data(), npes, MPI_UNSIGNED, caps_.data(), npes, MPI_UNSIGNED, MPI_COMM_WORLD);
   return Status::Ok;

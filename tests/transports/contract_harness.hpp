@@ -88,6 +88,10 @@ class Link {
   /// The regions are GPU memory: local() is a host copy of the heap, which push() writes to the GPU and pull()
   /// reads back (both no-ops for host memory); there is no data region.
   bool device = false;
+  /// The transport acts through its peers' server threads (regionKinds() == 0: a request channel); it is given no
+  /// region, and the data-path cases skip.
+  bool request = false;
+  MemKind kind = MemKind::Host;  ///< the memory kind whose caps the link reads (device for both cases above)
   std::string error;  ///< the transport's lastError() after a failed open()
   /// Caps that `src`'s transport reported for `dst`, for the memory kind of the regions (gathered at open()).
   unsigned caps(int src, int dst) const { return caps_[std::size_t(src) * npes + dst]; }

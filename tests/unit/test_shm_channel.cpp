@@ -26,11 +26,16 @@ void runPair(Body body) {
   for (int pe = 0; pe < 2; ++pe)
     threads.emplace_back([&, pe] {
       ThreadBootstrap bs(&rv, pe);
-      ShmChannel ch;
-      ShmChannelConfig cfg;
-      cfg.slot_bytes = 4096;
+      TransportConfig cfg;
+      cfg.channel_slot_bytes = 4096;
       cfg.timeout_s = 10;
-      ASSERT_EQ(ch.connect(bs, cfg), Status::Ok) << "PE " << pe;
+      ShmChannel ch(cfg);
+      std::vector<PeerReach> reach;
+      ASSERT_EQ(ch.connect(bs, {}, &reach), Status::Ok) << "PE " << pe;
+      ASSERT_EQ(reach.size(), 2u);
+      EXPECT_EQ(reach[1 - pe].capsFor(MemKind::Device), unsigned(kCapRequest)) << "the other PE's device memory";
+      EXPECT_EQ(reach[1 - pe].capsFor(MemKind::Host), 0u);
+      EXPECT_EQ(reach[pe].capsFor(MemKind::Device), 0u) << "this PE";
       body(pe, ch, bs);
       (void)bs.barrier();  // neither PE still touches the other's segment
       ch.disconnect();

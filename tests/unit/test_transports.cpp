@@ -48,9 +48,9 @@ struct Region {
   }
 };
 
-TEST(TransportRegistry, ListsSelfThenShmThenUcxOnDemandThenCudaIpcForDevice) {
+TEST(TransportRegistry, ListsSelfThenShmThenUcxOnDemandThenCudaIpcAndShmChannelForDevice) {
   constexpr unsigned kHost = 1u << int(MemKind::Host), kDevice = 1u << int(MemKind::Device);
-  ASSERT_EQ(kNumTransports, 4);
+  ASSERT_EQ(kNumTransports, 5);
   EXPECT_STREQ(kTransports[0].name, "self");
   EXPECT_STREQ(kTransports[1].name, "shm");
   EXPECT_STREQ(kTransports[2].name, "ucx");
@@ -59,7 +59,9 @@ TEST(TransportRegistry, ListsSelfThenShmThenUcxOnDemandThenCudaIpcForDevice) {
   EXPECT_FALSE(kTransports[1].on_demand);
   EXPECT_TRUE(kTransports[2].on_demand);  // connected only when some PE has a peer the others do not reach
   for (int i = 0; i < 3; ++i) EXPECT_EQ(kTransports[i].mem_kinds, kHost) << kTransports[i].name;
-  EXPECT_EQ(kTransports[3].mem_kinds, kDevice);  // the device layer connects it, never the host init
+  EXPECT_STREQ(kTransports[4].name, "shm_channel");
+  EXPECT_EQ(kTransports[3].mem_kinds, kDevice);  // the device layer connects these two, never the host init
+  EXPECT_EQ(kTransports[4].mem_kinds, kDevice);
   for (int i = 0; i < kNumTransports; ++i) {
     EXPECT_NE(kTransports[i].create, nullptr) << kTransports[i].name;
     EXPECT_EQ(transportEntry(kTransports[i].name), &kTransports[i]);

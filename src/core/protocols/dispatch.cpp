@@ -3,6 +3,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,7 +28,7 @@ struct State {
   int me = -1;
   DeviceHeapDesc heap;
   std::unique_ptr<CudaIpcTransport> ipc;
-  ShmChannel channel;
+  std::unique_ptr<ShmChannel> channel;
   std::vector<const char*> why;  // per PE: the cuda_ipc transport's reason (static text), for GSHMEM_INFO
 };
 State g;
@@ -77,37 +78,33 @@ ProtocolId choose(int pe, void* local, std::size_t n, Direction d, Initiator who
   return staged ? ProtocolId::Staged : ProtocolId::None;
 }
 
-Status channelConfig(const Params& p, ShmChannelConfig* cfg, std::string* err) {
-  cfg->depth = static_cast<int>(p.STAGED_DEPTH);
-  if (cfg->depth < 2 || cfg->depth > 16) {
-    *err = "GSHMEM_STAGED_DEPTH=" + std::to_string(cfg->depth) + " is not between 2 and 16";
+/// The device transports' configuration: the device heap (cuda_ipc) and the staged pipeline's slots (shm_channel).
+Status transportConfig(const Params& p, const DeviceHeapDesc& heap, TransportConfig* cfg, std::string* err) {
+  cfg->device = heap.device;
+  cfg->p2p = heap.p2p;
+  cfg->vmm = heap.vmm;
+  cfg->timeout_s = p.TIMEOUT;
+  cfg->channel_depth = static_cast<int>(p.STAGED_DEPTH);
+  if (cfg->channel_depth < 2 || cfg->channel_depth > 16) {
+    *err = "GSHMEM_STAGED_DEPTH=" + std::to_string(cfg->channel_depth) + " is not between 2 and 16";
     return Status::InvalidArgument;
   }
-  cfg->slot_bytes = (p.STAGED_CHUNK + 4095) & ~std::size_t(4095);
-  if (cfg->slot_bytes < (std::size_t(256) << 10) || cfg->slot_bytes > (std::size_t(256) << 20)) {
+  cfg->channel_slot_bytes = (p.STAGED_CHUNK + 4095) & ~std::size_t(4095);
+  if (cfg->channel_slot_bytes < (std::size_t(256) << 10) || cfg->channel_slot_bytes > (std::size_t(256) << 20)) {
     *err = "GSHMEM_STAGED_CHUNK=" + formatSize(p.STAGED_CHUNK) + " is not between 256K and 256M";
     return Status::InvalidArgument;
   }
-  cfg->enable = p.TRANSPORTS != "ucx";  // forced UCX: no shm channel, device memory of unmapped peers over UCX
-  cfg->timeout_s = p.TIMEOUT;
+  cfg->channel_reach = p.TRANSPORTS != "ucx";  // forced UCX: device memory of unmapped peers over UCX
   return Status::Ok;
 }
 
-/// The cuda_ipc transport, from the registry (its entry serves device memory).
-Status ipcCreate(const DeviceHeapDesc& heap, std::string* err) {
-  const TransportEntry* e = transportEntry("cuda_ipc");
-  TransportConfig cfg;
-  cfg.device = heap.device;
-  cfg.p2p = heap.p2p;
-  cfg.vmm = heap.vmm;
-  cfg.timeout_s = params().TIMEOUT;
+/// A device transport from the registry: the entry named `name` makes a `T` (cuda_ipc: CudaIpcTransport,
+/// shm_channel: ShmChannel), or nullptr when this build lacks it.
+template <typename T>
+std::unique_ptr<T> deviceTransport(const char* name, const TransportConfig& cfg) {
+  const TransportEntry* e = transportEntry(name);
   std::unique_ptr<Transport> t = e ? e->create(cfg) : nullptr;
-  if (!t || !(t->memKinds() & (1u << static_cast<int>(MemKind::Device)))) {
-    *err = "this build has no cuda_ipc transport for the device heap";
-    return Status::Unsupported;
-  }
-  g.ipc.reset(static_cast<CudaIpcTransport*>(t.release()));  // the entry named cuda_ipc makes a CudaIpcTransport
-  return Status::Ok;
+  return std::unique_ptr<T>(static_cast<T*>(t.release()));
 }
 
 void printRoutes() {
@@ -122,23 +119,28 @@ Status deviceInit(const DeviceHeapDesc& heap, std::string* err) {
   g.me = bs.rank();
   g.heap = heap;
   setDeviceHeapKind(heap.base, heap.bytes);  // host-initiated calls classify the heap without a driver query
-  ShmChannelConfig ccfg;
-  GSHMEM_CHECK(channelConfig(params(), &ccfg, err));
-  *err = "cannot connect the device transports (cuda_ipc, shm channel); run with GSHMEM_LOG_LEVEL=INFO for details";
+  TransportConfig tcfg;
+  GSHMEM_CHECK(transportConfig(params(), heap, &tcfg, err));
   if (cudaError_t e = loadKernels(); e != cudaSuccess) return cudaFailed(kWho, "loading the protocol kernels", e);
-  GSHMEM_CHECK(ipcCreate(heap, err));
-  std::vector<PeerReach> reach;
+  g.ipc = deviceTransport<CudaIpcTransport>("cuda_ipc", tcfg);
+  g.channel = deviceTransport<ShmChannel>("shm_channel", tcfg);
+  if (!g.ipc || !g.channel) {
+    *err = "this build has no cuda_ipc or shm_channel transport for the device heap";
+    return Status::Unsupported;
+  }
+  *err = "cannot connect the device transports (cuda_ipc, shm_channel); run with GSHMEM_LOG_LEVEL=INFO for details";
+  std::vector<PeerReach> reach, channel_reach;
   GSHMEM_CHECK(g.ipc->connect(bs, {LocalRegion{heap.base, heap.bytes, -1, MemKind::Device}}, &reach));
-  GSHMEM_CHECK(g.channel.connect(bs, ccfg));
-  GSHMEM_CHECK(stagedInit(bs, StagedConfig{heap.device, heap.base, &g.channel}));
+  GSHMEM_CHECK(g.channel->connect(bs, {}, &channel_reach));
+  GSHMEM_CHECK(stagedInit(bs, StagedConfig{heap.device, heap.base, g.channel.get()}));
   const int n = bs.size();
   StagedUcxConfig ucfg;
   ucfg.device = heap.device;
   ucfg.heap = heap.base;
-  ucfg.depth = ccfg.depth;
-  ucfg.slot_bytes = ccfg.slot_bytes < (std::size_t(1) << 20) ? ccfg.slot_bytes : std::size_t(1) << 20;
+  ucfg.depth = tcfg.channel_depth;
+  ucfg.slot_bytes = std::min(tcfg.channel_slot_bytes, std::size_t(1) << 20);
   ucfg.need.assign(n, false);
-  for (int pe = 0; pe < n; ++pe) ucfg.need[pe] = pe != g.me && !g.ipc->peerBase(pe) && !g.channel.reaches(pe);
+  for (int pe = 0; pe < n; ++pe) ucfg.need[pe] = pe != g.me && !g.ipc->peerBase(pe) && !g.channel->reaches(pe);
   if (Status st = stagedUcxInit(bs, ucfg); isError(st)) {
     *err = st == Status::Unsupported ? "device memory of PEs no device transport reaches needs UCX, and this build "
                                        "has no UCX"
@@ -178,9 +180,10 @@ void deviceFinalize() {
   devicePathFinalize();
   stagedUcxFinalize(bs);  // collective
   stagedFinalize(bs);     // collective: no request in flight after it
-  g.channel.disconnect();
+  g.channel->disconnect();
   g.ipc->disconnect();
   (void)bs.barrier();  // every PE closed its mappings before any heap is freed
+  g.channel.reset();
   g.ipc.reset();
   g.ready = false;
   g.heap = DeviceHeapDesc{};

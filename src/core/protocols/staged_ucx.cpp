@@ -212,7 +212,8 @@ Status setup(Bootstrap& bs) {
   tc.wait_spins = g_rt.wait_spins;
   tc.aggregate = 0;
   tc.on_peer_lost = [](int pe, const char* why) { peerLost(pe, why); };
-  g.ucx = ucxTransportCreate(tc);
+  const TransportEntry* e = transportEntry("ucx");  // the staging segment's own connection, from the registry
+  g.ucx = e ? e->create(tc) : nullptr;
   if (!g.ucx) return Status::Unsupported;
   std::vector<PeerReach> reach;
   GSHMEM_CHECK(g.ucx->connect(bs, {LocalRegion{g.seg, g.bytes, -1, MemKind::Host}}, &reach));

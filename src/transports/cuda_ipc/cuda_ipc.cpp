@@ -75,7 +75,7 @@ Status CudaIpcTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& 
     PeerReach& p = reach[pe];
     p.setCaps(MemKind::Host, 0);
     if (cards[pe].has_heap) bus_[pe] = cards[pe].bus_id;
-    const bool candidate = pe != me_ && cfg_.enable && cards[pe].has_heap && mine.has_heap && node[pe] == node[me_];
+    const bool candidate = pe != me_ && cfg_.p2p && cards[pe].has_heap && mine.has_heap && node[pe] == node[me_];
     if (pe == me_) {
       peer_[pe] = regions[0].base;
       p.why = "self: this GPU";
@@ -97,7 +97,7 @@ Status CudaIpcTransport::connect(Bootstrap& bs, const std::vector<LocalRegion>& 
         p.why = "cudaIpcOpenMemHandle failed";
       }
     } else {
-      p.why = !cfg_.enable ? "P2P disabled" : node[pe] != node[me_] ? "another node" : "no GPU peer access";
+      p.why = !cfg_.p2p ? "P2P disabled" : node[pe] != node[me_] ? "another node" : "no GPU peer access";
     }
   }
   if (mine.vmm) GSHMEM_CHECK(vmmConnect(bs, range_of, &reach));
@@ -229,7 +229,7 @@ Status CudaIpcTransport::getNbi(const RemoteAddr& src, void* dst, std::size_t n)
 Status CudaIpcTransport::quiet() { return stream_ ? syncStream(stream_) : Status::Ok; }
 
 std::unique_ptr<Transport> cudaIpcTransportCreate(const TransportConfig& cfg) {
-  return std::make_unique<CudaIpcTransport>(CudaIpcConfig{cfg.device, cfg.p2p, cfg.vmm});
+  return std::make_unique<CudaIpcTransport>(cfg);
 }
 
 }  // namespace gshmem

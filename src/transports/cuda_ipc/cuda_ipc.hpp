@@ -16,19 +16,13 @@ namespace gshmem {
 
 class UniqueFd;
 
-/// Typed configuration.
-struct CudaIpcConfig {
-  int device = -1;     ///< this PE's CUDA device (current at connect)
-  bool enable = true;  ///< false: map no peer (GSHMEM_P2P=0); this PE's own heap is still reported mapped
-  /// The device heap is this VMM range (the same size on every PE, the same chunk offsets): peers are mapped by
-  /// importing its chunks into ranges of this process, and grow() maps the chunks added later. nullptr: the heap
-  /// is one cudaMalloc block, mapped by a CUDA IPC handle. Every PE passes the same kind of heap.
-  const vmm::Range* vmm = nullptr;
-};
-
 class CudaIpcTransport final : public Transport {
  public:
-  explicit CudaIpcTransport(const CudaIpcConfig& cfg) : cfg_(cfg) {}
+  /// Reads TransportConfig's device (this PE's CUDA device, current at connect), p2p (false: map no peer,
+  /// GSHMEM_P2P=0; this PE's own heap is still reported mapped) and vmm (the device heap is this VMM range, the same
+  /// size and chunk offsets on every PE: peers are mapped by importing its chunks, and grow() maps the chunks added
+  /// later; nullptr: one cudaMalloc block mapped by a CUDA IPC handle; every PE passes the same kind of heap).
+  explicit CudaIpcTransport(const TransportConfig& cfg) : cfg_(cfg) {}
   ~CudaIpcTransport() override { disconnect(); }
   const char* name() const override { return "cuda_ipc"; }
   unsigned memKinds() const override { return 1u << static_cast<int>(MemKind::Device); }
@@ -64,7 +58,7 @@ class CudaIpcTransport final : public Transport {
   Status syncStream(CUstream_st* stream);
 
  private:
-  CudaIpcConfig cfg_;
+  TransportConfig cfg_;
   int me_ = -1;
   std::vector<char*> peer_;     ///< per PE: mapped base, nullptr when not mapped
   std::vector<bool> opened_;    ///< per PE: peer_ came from cudaIpcOpenMemHandle (closed at disconnect)

@@ -12,16 +12,19 @@
 
 namespace gshmem {
 
-Status ShmChannel::connect(Bootstrap& bs, const ShmChannelConfig& cfg) {
-  if (cfg.depth < 2 || cfg.depth > 16 || cfg.slot_bytes == 0 || cfg.slot_bytes % 4096) return Status::InvalidArgument;
+Status ShmChannel::connect(Bootstrap& bs, const std::vector<LocalRegion>&, std::vector<PeerReach>* out) {
+  const TransportConfig& cfg = cfg_;
+  if (cfg.channel_depth < 2 || cfg.channel_depth > 16 || cfg.channel_slot_bytes == 0 ||
+      cfg.channel_slot_bytes % 4096)
+    return Status::InvalidArgument;
   const int n = bs.size();
   me_ = bs.rank();
-  depth_ = cfg.depth;
-  slot_ = cfg.slot_bytes;
+  depth_ = cfg.channel_depth;
+  slot_ = cfg.channel_slot_bytes;
   chan_ = kCtlBytes + slot_ * static_cast<std::size_t>(depth_);
-  seg_size_ = cfg.enable ? chan_ * static_cast<std::size_t>(n) : 0;
+  seg_size_ = cfg.channel_reach ? chan_ * static_cast<std::size_t>(n) : 0;
   LocalRegion seg;
-  if (cfg.enable) {
+  if (cfg.channel_reach) {
     int fd = -1;
     if (isError(memfdCreate("gshmem-channel", "the request-channel segment", seg_size_, &fd)))
       return Status::SystemError;
@@ -49,10 +52,16 @@ Status ShmChannel::connect(Bootstrap& bs, const ShmChannelConfig& cfg) {
     return st;
   }
   seg_of_.assign(n, nullptr);
-  if (cfg.enable)
+  if (cfg.channel_reach)
     for (int pe = 0; pe < n; ++pe) seg_of_[pe] = mapped[pe][0];
   seq_.assign(n, 0);
   served_.assign(n, 0);
+  out->assign(n, PeerReach{});
+  for (int pe = 0; pe < n; ++pe) {
+    PeerReach& r = (*out)[pe];
+    r.setCaps(MemKind::Device, reaches(pe) ? kCapRequest : 0u);
+    r.why = reaches(pe) ? "request channel to its server thread" : pe == me_ ? "this PE" : "not on this node";
+  }
   return Status::Ok;
 }
 
@@ -86,6 +95,10 @@ void ShmChannel::reply(int sender, uint64_t result) {
   const uint64_t s = served_[sender];
   c->result[s % kQueue] = result;
   c->reply.v.store(s, std::memory_order_release);
+}
+
+std::unique_ptr<Transport> shmChannelTransportCreate(const TransportConfig& cfg) {
+  return std::make_unique<ShmChannel>(cfg);
 }
 
 }  // namespace gshmem

@@ -23,14 +23,6 @@
 
 namespace gshmem {
 
-/// Typed configuration of the channel.
-struct ShmChannelConfig {
-  std::size_t slot_bytes = std::size_t(2) << 20;  ///< bytes per pipeline slot (a multiple of 4096)
-  int depth = 4;                                 ///< slots per (sender, target) pair, 2..16
-  bool enable = true;  ///< false: take part in the collective setup but reach nobody (every peer is remote)
-  long timeout_s = 60;  ///< bound, in seconds, of the segment exchange with the PEs of the node (0: none)
-};
-
 /// One request. `op` and the meaning of the fields belong to the user of the channel (the staged protocol).
 struct alignas(64) ChannelRequest {
   uint32_t op = 0, aux = 0;
@@ -38,18 +30,25 @@ struct alignas(64) ChannelRequest {
 };
 static_assert(sizeof(ChannelRequest) == 64, "a request is one cache line");
 
-class ShmChannel {
+/// The channel as a transport (registry name "shm_channel"): it reaches the device memory of the other PEs of the
+/// node with kCapRequest (their server threads act on it) and moves no data through the Transport data path.
+/// Configuration: TransportConfig's channel_depth, channel_slot_bytes, channel_reach and timeout_s (the bound of
+/// the segment exchange with the PEs of the node).
+class ShmChannel final : public Transport {
  public:
-  ShmChannel() = default;
+  explicit ShmChannel(const TransportConfig& cfg) : cfg_(cfg) {}
   ShmChannel(const ShmChannel&) = delete;
   ShmChannel& operator=(const ShmChannel&) = delete;
-  ~ShmChannel() { disconnect(); }
+  ~ShmChannel() override { disconnect(); }
+  const char* name() const override { return "shm_channel"; }
+  unsigned memKinds() const override { return 1u << static_cast<int>(MemKind::Device); }
+  unsigned regionKinds() const override { return 0; }
 
-  /// Collective over all PEs (same configuration everywhere). Creates this PE's segment and maps those of the
-  /// other PEs of the node.
-  Status connect(Bootstrap& bs, const ShmChannelConfig& cfg);
+  /// Collective over all PEs (same configuration everywhere); `regions` is not used. Creates this PE's segment and
+  /// maps those of the other PEs of the node; reports kCapRequest for their device memory.
+  Status connect(Bootstrap& bs, const std::vector<LocalRegion>& regions, std::vector<PeerReach>* out) override;
   /// Unmap every segment. Not collective: callers make sure no peer still uses them (a barrier before).
-  void disconnect();
+  void disconnect() override;
 
   /// Whether a channel to (and from) `pe` exists: same node, not this PE, enabled.
   bool reaches(int pe) const {
@@ -116,6 +115,7 @@ class ShmChannel {
     return reinterpret_cast<Control*>(seg_of_[target] + chan_ * sender);
   }
 
+  TransportConfig cfg_;
   int me_ = -1;
   int depth_ = 0;
   std::size_t slot_ = 0, chan_ = 0, seg_size_ = 0;
