@@ -9,15 +9,15 @@
 #
 # Inside the core, its folders are ordered the same way, lowest first:
 #   select      path selection: cost model, protocol table, selector (no other part of the core)
-#   runtime     the process-wide state g_rt, regions and peers, the one-line errors, the init phase list (init.hpp)
+#   runtime     the process-wide state g_rt, regions and peers, the one-line errors; it calls nothing above it
 #   rma         the inline RMA/AMO operations over the state, the remote path, the fault handler
 #   sync        barriers and locks over the team slots' cells, agreement checks, the liveness watchdog
 #   team        teams and contexts (a split syncs the parent team)
 #   memory      the symmetric heap and data segment (allocation is collective: a sync of the world team)
 #   protocols   the device data paths: dispatch, staged pipelines, proxy, service thread
 #   device      the device heap, its kernels and the stream-ordered calls (over protocols, memory, sync, team)
-#   lifecycle   core/runtime/init.cpp and core/runtime/runtime.cpp, which run every part's init phase and its undo,
-#               and core/api.hpp, the entry points of the layers above (it includes every part's header)
+#   lifecycle   core/lifecycle: init (every part's init phase and its undo) and the entry points over it; and
+#               core/api.hpp, the entry points of the layers above (it includes every part's header)
 # The public headers count as no core folder (any core file may include them).
 #
 # The upward includes that remain are listed in ALLOWED ("includer -> included", ARCHITECTURE.md says why each
@@ -55,7 +55,7 @@ endfunction()
 # Index of the core part that `path` (under core/) belongs to, or -1 (outside the core, or a public header).
 function(_core_part_of path out)
   set(idx -1)
-  if(path STREQUAL "core/api.hpp" OR path STREQUAL "core/runtime/init.cpp" OR path STREQUAL "core/runtime/runtime.cpp")
+  if(path STREQUAL "core/api.hpp")
     list(FIND _core_parts lifecycle idx)
   elseif(path MATCHES "^core/([a-z_]+)/")
     list(FIND _core_parts "${CMAKE_MATCH_1}" idx)

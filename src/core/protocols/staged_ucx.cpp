@@ -14,7 +14,6 @@
 
 #include "base/config.hpp"
 #include "base/log.hpp"
-#include "core/runtime/init.hpp"
 #include "core/runtime/runtime.hpp"
 #include "core/protocols/kernels.hpp"
 #include "core/protocols/service_thread.hpp"

@@ -11,7 +11,6 @@
 
 #include "base/str_format.hpp"
 #include "core/runtime/runtime.hpp"
-#include "core/runtime/init.hpp"
 
 namespace gshmem {
 

@@ -2,7 +2,7 @@
 // Contract: everything here is valid between a successful init and finalize; the hot path performs no
 // allocation, syscall or lock (UCX optimization rules). Paths are decided at init: a peer whose regions are
 // mapped here is reached by load/store; anything else goes to the remote transport (g_rt.remote), both chosen from
-// the transport registry at init (core/runtime/init.cpp).
+// the transport registry at init (core/lifecycle/init.cpp).
 #pragma once
 #include <atomic>
 #include <cstddef>
@@ -193,15 +193,6 @@ struct Runtime {
 
 extern Runtime g_rt;
 
-// ---- queries over the state (runtime/runtime.cpp)
-/// Address usable here for symmetric `addr` on world `pe`, or nullptr if it cannot be loaded/stored directly.
-void* ptrOf(const void* addr, int pe);
-/// As ptrOf over the user range (shmem_ptr): nullptr for the heap's control area, which is the runtime's.
-void* userPtrOf(const void* addr, int pe);
-bool peAccessible(int pe);
-/// shmem_addr_accessible: `addr` is in the user range of a symmetric region and `pe` is reachable.
-bool addrAccessible(const void* addr, int pe);
-
 // ---- the predefined teams and context: the public API's objects, bound and filled at init (team/team.cpp)
 gshmem_team* teamWorld();
 gshmem_team* teamShared();
@@ -222,6 +213,9 @@ gshmem_ctx* ctxDefault();
 [[noreturn]] void errorNotSymmetric(const char* call, const char* what, const void* addr, std::size_t len) __attribute__((cold));
 [[noreturn]] void errorBadPe(const char* call, int pe, int n) __attribute__((cold));
 [[noreturn]] void errorUnreachable(const char* call, int pe) __attribute__((cold));
+/// The core's handler of TransportConfig::on_peer_lost and the bootstrap's: one line naming the lost PE, then the
+/// job ends.
+[[noreturn]] void peerLost(int pe, const char* why) __attribute__((cold));
 [[noreturn]] void errorNotInitialized(const char* call) __attribute__((cold));
 [[noreturn]] void errorBadAlignment(const char* call, std::size_t align) __attribute__((cold));
 /// @p ptr was not returned by @p allocator ("shmem_malloc/calloc/align/realloc") or was already freed.

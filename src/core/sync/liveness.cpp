@@ -25,7 +25,6 @@
 
 #include "base/config.hpp"
 #include "base/deadline.hpp"
-#include "core/runtime/init.hpp"
 #include "core/runtime/runtime.hpp"
 #include "core/sync/liveness_net.hpp"
 

@@ -1,4 +1,4 @@
-// Team bookkeeping of the init phases (runtime/init.cpp) and the team part.
+// Team bookkeeping of the init phases (lifecycle/init.cpp) and the team part.
 #pragma once
 #include "core/team/team.hpp"
 

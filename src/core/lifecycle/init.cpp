@@ -1,6 +1,6 @@
-// The init phases (core/runtime/init.hpp). Each returns Status and, on failure, the one-line reason with its fix;
+// The init phases (core/lifecycle/init.hpp). Each returns Status and, on failure, the one-line reason with its fix;
 // initPhasesRun turns that into the fatal error of the calling API routine.
-#include "core/runtime/init.hpp"
+#include "core/lifecycle/init.hpp"
 
 #include <sched.h>
 #include <signal.h>

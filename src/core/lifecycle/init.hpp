@@ -15,7 +15,4 @@ void initPhasesRun(const char* call, std::unique_ptr<Bootstrap> bs);
 /// Undo the completed phases, last first. Collective when the phases were (device, transports).
 void initPhasesTeardown();
 
-/// The core's handler of TransportConfig::on_peer_lost: one line naming the lost PE, then the job ends.
-[[noreturn]] void peerLost(int pe, const char* why) __attribute__((cold));
-
 }  // namespace gshmem
