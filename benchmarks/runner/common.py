@@ -291,16 +291,17 @@ def finish(ctx, libs):
     return 0
 
 
-def cmake_targets(ctx, targets, optional=False):
-    """Build the given CMake targets in the build folder (configured already); a failure is an error, or with
-    `optional` (a target this configuration may lack) a note."""
-    if not os.path.exists(os.path.join(ctx.build, "CMakeCache.txt")):
+def cmake_targets(ctx, targets, optional=False, build=None):
+    """Build the given CMake targets in the build folder (ctx.build, or `build`; configured already); a failure is
+    an error, or with `optional` (a target this configuration may lack) a note."""
+    build = build or ctx.build
+    if not os.path.exists(os.path.join(build, "CMakeCache.txt")):
         raise Skip("%s is not a configured gshmem build (cmake -S . -B %s first, or --build DIR)" %
-                   (ctx.build, os.path.relpath(ctx.build)))
+                   (build, os.path.relpath(build)))
     if ctx.args.no_build:
         return
-    log("building %s in %s" % (", ".join(targets), ctx.build))
-    rc, out, err = run_cmd(["cmake", "--build", ctx.build, "-j%d" % min(os.cpu_count() or 2, 8), "--target"] + targets)
+    log("building %s in %s" % (", ".join(targets), build))
+    rc, out, err = run_cmd(["cmake", "--build", build, "-j%d" % min(os.cpu_count() or 2, 8), "--target"] + targets)
     if rc != 0 and optional:
         ctx.note("%s could not be built here: its rows are left out" % " ".join(targets))
     elif rc != 0:

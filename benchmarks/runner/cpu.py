@@ -28,11 +28,16 @@ def _list_benches(path, quick):
 
 
 def run_cpu(ctx):
-    """gshmem alone: every line of benchmarks/osu-like/lists/host.list, 2 PEs, ctx.reps repetitions."""
-    bindir = osu.build_gshmem(ctx)
-    plan = [(b, 2, ["gshmem"], []) for b in _list_benches(LIST, ctx.quick)]
-    osu.run_alternating(ctx, plan, {"gshmem": bindir})
-    return common.finish(ctx, ["gshmem"])
+    """gshmem alone: every line of benchmarks/osu-like/lists/host.list, 2 PEs, ctx.reps repetitions; with
+    --baseline, beside that build's programs (library `baseline`), alternating, so that table.md's gshmem/baseline
+    column is the change's ratio on this machine."""
+    bindirs = {"gshmem": osu.build_gshmem(ctx)}
+    if ctx.args.baseline:
+        bindirs["baseline"] = osu.build_gshmem(ctx, build=os.path.abspath(ctx.args.baseline))
+        ctx.note("baseline: the osu-like programs of %s" % os.path.abspath(ctx.args.baseline))
+    plan = [(b, 2, sorted(bindirs), []) for b in _list_benches(LIST, ctx.quick)]
+    osu.run_alternating(ctx, plan, bindirs)
+    return common.finish(ctx, ["gshmem", "baseline"])
 
 
 def _heads():

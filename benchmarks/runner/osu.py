@@ -71,14 +71,14 @@ def parse(text):
     return columns, rows
 
 
-def gshmem_bindir(ctx):
-    return os.path.join(ctx.build, "benchmarks", "osu-like")
+def gshmem_bindir(ctx, build=None):
+    return os.path.join(build or ctx.build, "benchmarks", "osu-like")
 
 
-def build_gshmem(ctx, progs=None):
-    """Build gshmem's osu-like programs: all of them, or only the named executables."""
-    common.cmake_targets(ctx, ["osu_benchmarks"] if progs is None else list(progs))
-    return gshmem_bindir(ctx)
+def build_gshmem(ctx, progs=None, build=None):
+    """Build gshmem's osu-like programs (all of them, or only the named executables) in ctx.build or `build`."""
+    common.cmake_targets(ctx, ["osu_benchmarks"] if progs is None else list(progs), build=build)
+    return gshmem_bindir(ctx, build)
 
 
 def build_peers(ctx, libs, progs=None):
@@ -111,7 +111,7 @@ def build_peers(ctx, libs, progs=None):
 def launcher(lib, np, extra_env=()):
     """The launcher of a library's run on this node; every library gets the same placement options."""
     xs = [x for k in extra_env for x in ("-x", k)]
-    if lib == "gshmem":
+    if lib in ("gshmem", "baseline"):  # baseline: another gshmem build (cpu --baseline)
         return common.mpirun(np, xs)
     if lib == "oshmem":
         return ["oshrun"] + common.mpirun(np)[1:] + ["--mca", "memory", "^patcher"]
@@ -135,7 +135,7 @@ def run_alternating(ctx, plan, bindirs, timeout=None, env=None, extra_env=()):
                 done += 1
                 if fails.get((b.key, np, lib), 0) >= 2:
                     continue
-                prog, args = (b.prog, b.args) if lib == "gshmem" else b.peers[lib]
+                prog, args = (b.prog, b.args) if lib in ("gshmem", "baseline") else b.peers[lib]
                 exe = os.path.join(bindirs[lib], prog)
                 if not os.path.exists(exe):
                     ctx.error("%s: %s was not built" % (b.key, exe))
