@@ -429,7 +429,7 @@ Status bindPhase(std::string*) {
 // Collective: creates the device heap only when every PE has a GPU.
 Status devicePhase(std::string* err) { return device::backendInit(err); }
 
-const Phase kPhases[] = {
+constexpr Phase kPhases[] = {
     {bootstrapInit, bootstrapFini, "bootstrap"},
     {paramsInit, nullptr, "params"},
     {livenessBegin, livenessFini, "liveness"},
@@ -444,6 +444,9 @@ const Phase kPhases[] = {
     {bindPhase, nullptr, "bind"},
 };
 constexpr int kNumPhases = static_cast<int>(sizeof kPhases / sizeof kPhases[0]);
+/// The phases from which the parameters (GSHMEM_TEST_STOP_IN_INIT, the log level) are known: after "params".
+constexpr int kParamsKnown = 2;
+static_assert(kPhases[kParamsKnown - 1].init == paramsInit, "the phase before kParamsKnown reads the parameters");
 int g_done = 0;  ///< phases completed
 
 /// GSHMEM_TEST_STOP_IN_INIT=<pe>:<phase>: PE pe stops itself (SIGSTOP) before that phase, once parameters are read.
@@ -489,14 +492,14 @@ void initPhasesRun(const char* call, std::unique_ptr<Bootstrap> bs) {
   std::fill(took_ms, took_ms + kNumPhases, -1.0);
   for (; g_done < kNumPhases; ++g_done) {
     std::string err;
-    if (g_done > 1) testStopInInit(call, kPhases[g_done].name);
+    if (g_done >= kParamsKnown) testStopInInit(call, kPhases[g_done].name);
     liveness::initPhase(kPhases[g_done].name);
     const auto t0 = std::chrono::steady_clock::now();
     if (isError(kPhases[g_done].init(&err))) fatal(call, "%s", err.c_str());
     took_ms[g_done] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     // The log level is known from the params phase on; before it, the resident set is read in case it is DEBUG.
     const bool debug = static_cast<int>(LogLevel::Debug) <= g_log.level && (g_log.mask & kLogINIT);
-    rss_kb[g_done] = g_done < 2 || debug ? residentKb() : -1;
+    rss_kb[g_done] = g_done < kParamsKnown || debug ? residentKb() : -1;
   }
   for (int i = 0; i < kNumPhases; ++i)  // the log level is known once the params phase has run
     if (took_ms[i] >= 0)
