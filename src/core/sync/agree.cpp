@@ -117,7 +117,7 @@ std::atomic<uint32_t>& kindOf(Line* l) { return *reinterpret_cast<std::atomic<ui
 /// PE `pe`'s wait line as it stands (a copy); false when it cannot be read.
 bool readLine(const char* call, int pe, Line* out) {
   Line* mine = lineOf();
-  if (const void* p = ptrOf(mine, pe)) {
+  if (const void* p = hostPtrOf(mine, pe)) {
     std::memcpy(out, p, sizeof *out);
     out->kind = __atomic_load_n(&static_cast<const Line*>(p)->kind, __ATOMIC_ACQUIRE);
     return true;
