@@ -16,7 +16,7 @@ namespace {
 
 constexpr std::size_t kDirectMaxBytes = 4096;  ///< reduce: direct below, reduce-scatter above
 
-const std::string& forced(Family f) {
+const std::string& forcedName(Family f) {
   const Params& p = params();
   switch (f) {
     case Family::kBroadcast: return p.COLL_BROADCAST;
@@ -40,6 +40,25 @@ Algo fromName(const std::string& s) {
   if (s == "push") return Algo::kPush;
   if (s == "tree") return Algo::kTree;
   return Algo::kSync;
+}
+
+/// GSHMEM_COLL_<FAMILY> of one family, decided once: auto, or the algorithm it forces. The parameters are fixed
+/// from init on, so a call compares no strings.
+struct Forced {
+  bool automatic = true;
+  Algo algo = Algo::kSync;  ///< when not automatic
+  bool is(Algo a) const { return !automatic && algo == a; }
+};
+const Forced& forced(Family f) {
+  static const Forced* table = [] {
+    static Forced t[4];
+    for (Family g : {Family::kBroadcast, Family::kCollect, Family::kAlltoall, Family::kReduce}) {
+      const std::string& s = forcedName(g);
+      t[static_cast<int>(g)] = Forced{s == "auto", fromName(s)};
+    }
+    return t;
+  }();
+  return table[static_cast<int>(f)];
 }
 
 /// Where auto stops taking the mailbox. Past it the synchronized algorithms win on the reference machine (2 PEs,
@@ -69,10 +88,10 @@ std::size_t activeSetMailboxMax(Family f) {
 }  // namespace
 
 Algo chooseAlgo(Family family, std::size_t bytes) {
-  const std::string& want = forced(family);
+  const Forced& want = forced(family);
   const bool fits = mailbox::usable() && bytes <= mailbox::capacity();
-  if (want == "auto") return fits && bytes <= autoMailboxMax(family) ? Algo::kMailbox : fallback(family, bytes);
-  const Algo a = fromName(want);
+  if (want.automatic) return fits && bytes <= autoMailboxMax(family) ? Algo::kMailbox : fallback(family, bytes);
+  const Algo a = want.algo;
   if (a == Algo::kTree) return fits ? a : fallback(family, bytes);  // tree: reduce and broadcast only
   if ((a == Algo::kPull || a == Algo::kPush) && !mailbox::usable()) return Algo::kSync;
   return a == Algo::kMailbox && !fits ? fallback(family, bytes) : a;
@@ -100,8 +119,8 @@ std::size_t treeMax() {
 Algo chooseAlgo(Family family, std::size_t bytes, bool spans_nodes, int members) {
   const bool tree_family = family == Family::kReduce || family == Family::kBroadcast;
   if (tree_family && mailbox::usable() && bytes <= std::min(mailbox::capacity(), kTreeMaxBytes)) {
-    const std::string& want = forced(family);
-    if (want == "tree" || (want == "auto" && spans_nodes && treeAuto(family, members) && bytes <= treeMax()))
+    const Forced& want = forced(family);
+    if (want.is(Algo::kTree) || (want.automatic && spans_nodes && treeAuto(family, members) && bytes <= treeMax()))
       return Algo::kTree;
   }
   return chooseAlgo(family, bytes);
@@ -112,17 +131,20 @@ Algo chooseReduce(const Group& g, std::size_t bytes) {
 }
 
 Algo chooseMove(const Group& g, Family family, std::size_t bytes) {
-  if (family == Family::kBroadcast && chooseAlgo(family, bytes, spansNodes(g), g.size) == Algo::kTree)
+  const Forced& want = forced(family);
+  // The trees: forced, or auto over a group spanning nodes (on one node this is one test per call).
+  const bool tree_asked = (family == Family::kBroadcast || family == Family::kCollect) &&
+                          (want.is(Algo::kTree) || (want.automatic && spansNodes(g)));
+  if (tree_asked && family == Family::kBroadcast &&
+      chooseAlgo(family, bytes, spansNodes(g), g.size) == Algo::kTree)
     return Algo::kTree;
-  if (family == Family::kCollect && mailbox::usable()) {  // fcollect: the largest node's blocks in one message
-    const std::string& want = forced(family);
-    if (want == "tree" || (want == "auto" && treeAuto(family, g.size) && spansNodes(g))) {
-      const std::size_t bundle = treeBundleBytes(g, bytes);
-      if (bundle <= std::min(mailbox::capacity(), kTreeMaxBytes) && (want == "tree" || bundle <= treeMax()))
-        return Algo::kTree;
-    }
+  if (tree_asked && family == Family::kCollect && mailbox::usable() &&
+      (want.is(Algo::kTree) || treeAuto(family, g.size))) {  // fcollect: the largest node's blocks in one message
+    const std::size_t bundle = treeBundleBytes(g, bytes);
+    if (bundle <= std::min(mailbox::capacity(), kTreeMaxBytes) && (want.is(Algo::kTree) || bundle <= treeMax()))
+      return Algo::kTree;
   }
-  if (g.team == nullptr && family != Family::kReduce && forced(family) == "auto" && mailbox::usable())
+  if (g.team == nullptr && family != Family::kReduce && want.automatic && mailbox::usable())
     return bytes <= activeSetMailboxMax(family) && bytes <= mailbox::capacity() ? Algo::kMailbox : Algo::kPush;
   Algo a = chooseAlgo(family, bytes);
   if (a == Algo::kTree && family == Family::kCollect) a = fallback(family, bytes);  // forced, does not fit
@@ -154,13 +176,13 @@ std::string describeAlgos(const char* prefix) {
   for (int f = 0; f < 4; ++f) {
     const Family fam = static_cast<Family>(f);
     snprintf(line, sizeof line, "%scollective %s (GSHMEM_COLL_%s=%s, mailbox %zu bytes):", prefix, kNames[f],
-             kVars[f], forced(fam).c_str(), mailbox::capacity());
+             kVars[f], forcedName(fam).c_str(), mailbox::capacity());
     out += line;
     for (std::size_t b : kSizes) {
       snprintf(line, sizeof line, " %zu B %s%s", b, algoName(chooseAlgo(fam, b)), b == kSizes[5] ? "\n" : ",");
       out += line;
     }
-    if (fam != Family::kAlltoall && forced(fam) == "auto" && mailbox::usable()) {
+    if (fam != Family::kAlltoall && forced(fam).automatic && mailbox::usable()) {
       if (treeAuto(fam, 0))
         snprintf(line, sizeof line, "%s  groups spanning nodes: tree up to %zu B%s (GSHMEM_COLL_TREE_MAX)\n",
                  prefix, treeMax(), fam == Family::kCollect ? " per node (fcollect)" : "");
@@ -171,7 +193,7 @@ std::string describeAlgos(const char* prefix) {
         snprintf(line, sizeof line, "%s  groups spanning nodes: no tree (more PEs than cores)\n", prefix);
       out += line;
     }
-    if (fam != Family::kReduce && forced(fam) == "auto" && mailbox::usable()) {
+    if (fam != Family::kReduce && forced(fam).automatic && mailbox::usable()) {
       snprintf(line, sizeof line, "%s  active sets: mailbox up to %zu B, then push\n", prefix,
                std::min(activeSetMailboxMax(fam), mailbox::capacity()));
       out += line;
