@@ -67,9 +67,10 @@ TEST(NicDirect, GpuAndNicOnOneSwitchArePix) {
   Selector sel(betweenNodes());
   for (int g = 0; g < t.gpuCount(); ++g) {
     EXPECT_EQ(gpuNicClass(t, g), PathType::Pix) << "GPU " << g;
-    if (g == 0)  // every GPU of this node has the same twin: one table serves them all
+    if (g == 0) {  // every GPU of this node has the same twin: one table serves them all
       EXPECT_EQ(sel.choose(remoteTwin(t, g), MemPair::DevDev, Direction::Put, 1 << 20), ProtocolId::None)
           << "no table before addPeer";
+    }
     sel.addPeer(remoteTwin(t, g));
     EXPECT_EQ(sel.choose(remoteTwin(t, g), MemPair::DevDev, Direction::Put, 1 << 20), ProtocolId::NicDirect);
   }

@@ -126,7 +126,9 @@ void stranger(const SockAddr& to, std::size_t n, unsigned char fill) {
   std::string err;
   ASSERT_EQ(socketConnect(to, Deadline::afterMs(5000), &c, &err), Status::Ok) << err;
   std::vector<unsigned char> junk(n, fill);
-  if (n) EXPECT_EQ(sendAll(c.get(), junk.data(), n, Deadline::afterMs(5000)), Status::Ok);
+  if (n) {
+    EXPECT_EQ(sendAll(c.get(), junk.data(), n, Deadline::afterMs(5000)), Status::Ok);
+  }
 }
 
 // Strangers at the rendezvous port (junk, a closed connection, a check-in-sized block with no secret) are dropped

@@ -152,8 +152,10 @@ static_assert(sizeof(DeviceTeam) == 16 && std::is_trivially_copyable<DeviceTeam>
 /// How a kernel reaches a peer's device heap: the device API picks one per operation at one place (onBackend() in
 /// access__funcs.cuh). A peer mapped here is reached by SM loads/stores (direct), and by the copy engine
 /// through the proxy thread for transfers of at least DeviceHandle::ce_min bytes; a peer not mapped here by the
-/// backend DeviceHandle::peer_backend names: the proxy ring today. kBackendNicDirect is the slot of a GPU-initiated
-/// NIC backend (docs/ARCHITECTURE.md); nothing sets it yet, and a kernel that meets it traps with a message.
+/// backend DeviceHandle::peer_backend names: the proxy ring today. kBackendDirect and kBackendProxy are what
+/// peer_backend holds; kBackendCopyEngine names the per-operation choice onBackend makes for a bulk transfer to a
+/// mapped peer and is never stored there. kBackendNicDirect is the slot of a GPU-initiated NIC backend
+/// (docs/ARCHITECTURE.md); nothing sets it yet, and a kernel that meets it traps with a message.
 enum DeviceBackend : uint8_t {
   kBackendDirect = 0,
   kBackendCopyEngine = 1,
