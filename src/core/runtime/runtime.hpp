@@ -278,17 +278,6 @@ __attribute__((always_inline)) inline int userRegionOf(const void* addr, std::si
   return -1;
 }
 
-/// Address usable here for symmetric host memory `addr` (any of the runtime's regions, the control area included)
-/// on world `pe`, or nullptr when that PE's region is not mapped here. Host regions only: ptrOf (core/api.hpp) also
-/// translates the device heap.
-inline void* hostPtrOf(const void* addr, int pe) {
-  if (!g_rt.peers || static_cast<unsigned>(pe) >= static_cast<unsigned>(g_rt.n_pes)) return nullptr;
-  std::size_t off;
-  const int r = regionOf(addr, 1, &off);
-  if (r < 0 || !g_rt.peers[pe].base[r]) return nullptr;
-  return g_rt.peers[pe].base[r] + off;
-}
-
 // The device (GPU) symmetric heap is region kRegionDevice. It is never in the host peer table
 // (its mapped peer pointers are device addresses, unusable by memcpy): host addresses resolve exactly as before,
 // and only an address outside the host regions takes the out-of-line resolveCold(), which returns nullptr with

@@ -114,16 +114,15 @@ Line* lineOf() {
 
 std::atomic<uint32_t>& kindOf(Line* l) { return *reinterpret_cast<std::atomic<uint32_t>*>(&l->kind); }
 
-/// PE `pe`'s wait line as it stands (a copy); false when it cannot be read.
+/// PE `pe`'s wait line as it stands (a copy): loaded where its heap is mapped here, else fetched with a get.
 bool readLine(const char* call, int pe, Line* out) {
   Line* mine = lineOf();
-  if (const void* p = hostPtrOf(mine, pe)) {
+  RemoteAddr ra;
+  if (const char* p = resolve(call, "wait line", mine, sizeof *out, pe, &ra)) {
     std::memcpy(out, p, sizeof *out);
-    out->kind = __atomic_load_n(&static_cast<const Line*>(p)->kind, __ATOMIC_ACQUIRE);
+    out->kind = __atomic_load_n(&reinterpret_cast<const Line*>(p)->kind, __ATOMIC_ACQUIRE);
     return true;
   }
-  RemoteAddr ra;
-  if (resolve(call, "wait line", mine, sizeof *out, pe, &ra) != nullptr) return false;
   ops::get(call, ctxDefault(), out, mine, sizeof *out, pe);
   return true;
 }
